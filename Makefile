@@ -1,0 +1,52 @@
+# The two commands a new user needs: `make run` and `make test`. Everything else is a step of theirs.
+VENV        := .venv
+BIN         := $(VENV)/bin
+PY          := $(BIN)/python
+STAMP       := $(VENV)/.installed
+HOST        ?= 127.0.0.1
+PORT        ?= 8000
+
+.PHONY: run test setup lint typecheck pytest browser catalog check-catalog schema clean
+
+run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(PORT)
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py load_catalog
+	@echo "Serving the card site on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: setup browser lint typecheck pytest ## everything CI checks
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml scripts/find-python
+	@python=$$(scripts/find-python) || exit 1; \
+	  if [ ! -x $(PY) ]; then echo "Creating $(VENV) with $$python"; "$$python" -m venv $(VENV) || exit 1; fi
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP)
+
+browser: ## Debian's chromium for the browser tests (installed when missing and allowed)
+	@scripts/ensure-chromium
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: setup
+	$(BIN)/mypy .
+
+pytest: setup
+	$(BIN)/pytest
+
+catalog: setup ## load (or refresh) the catalog from fixtures/sets/
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py load_catalog
+
+check-catalog: setup ## validate every fixture without writing
+	$(PY) manage.py load_catalog --check
+
+schema: setup ## regenerate the JSON Schema of a card document
+	$(PY) -m validator.engine.cards --write-schema
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,111 @@
+"""The card database.
+
+A card's truth is its typed document (`Card.document`, the effect language of
+validator/engine/cards.py). The other columns are copies of what search filters and sorts on,
+written by the services from the document and never edited on their own.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class CardSet(models.Model):
+    code = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=120)
+    cards_in_box = models.PositiveIntegerField(null=True, blank=True)
+    official = models.BooleanField(default=True)
+    year = models.PositiveIntegerField(null=True, blank=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-official", "year", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Deck(models.TextChoices):
+    DOOR = "door", "Door"
+    TREASURE = "treasure", "Treasure"
+
+
+class Encoding(models.TextChoices):
+    FULL = "full", "Fully encoded"
+    PARTIAL = "partial", "Partly encoded"
+    TEXT_ONLY = "text_only", "Text only"
+
+
+class Card(models.Model):
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="cards")
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=90)
+    document = models.JSONField()
+    document_hash = models.CharField(max_length=64)
+    language_version = models.PositiveSmallIntegerField(default=1)
+
+    # Indexed copies of the document, for search and listings.
+    deck = models.CharField(max_length=10, choices=Deck.choices, db_index=True)
+    kind = models.CharField(max_length=30, db_index=True)
+    copies = models.PositiveSmallIntegerField(default=1)
+    level = models.IntegerField(null=True, blank=True, db_index=True)
+    treasures = models.IntegerField(null=True, blank=True, db_index=True)
+    levels_gained = models.IntegerField(null=True, blank=True)
+    bonus = models.IntegerField(null=True, blank=True, db_index=True)
+    gold = models.IntegerField(null=True, blank=True, db_index=True)
+    slot = models.CharField(max_length=20, blank=True, db_index=True)
+    big = models.BooleanField(default=False, db_index=True)
+    tags = models.JSONField(default=list, blank=True)
+    encoding = models.CharField(max_length=10, choices=Encoding.choices, db_index=True)
+    text = models.TextField(blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["card_set", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["card_set", "name"], name="card_unique_name_in_set"),
+            models.UniqueConstraint(fields=["card_set", "slug"], name="card_unique_slug_in_set"),
+        ]
+        indexes = [models.Index(fields=["name"], name="card_name_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.card_set.code})"
+
+
+class CardTag(models.Model):
+    """One row per (card, tag), so `tag:undead` is an indexed lookup on every database."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="tag_rows")
+    tag = models.CharField(max_length=40, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["card", "tag"], name="cardtag_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.tag
+
+
+class CardRevision(models.Model):
+    """The document a change replaced, with who made the change, when and how."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
+    document = models.JSONField()
+    document_hash = models.CharField(max_length=64)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+    source = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.card} @ {self.changed_at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,145 @@
+"""Reads from the catalog: what the pages and the API show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet, Sum
+from django.http import Http404
+
+from catalog.models import Card, CardSet
+from validator.engine.cards import CardBase, parse_card
+from validator.engine.text import render_lines, slot_label
+
+KIND_LABELS = {
+    "monster": "Monster",
+    "curse": "Curse",
+    "trap": "Trap",
+    "monster_enhancer": "Monster Enhancer",
+    "race": "Race",
+    "class": "Class",
+    "accent": "Accent",
+    "loyalty": "Loyalty",
+    "species": "Species",
+    "power": "Power",
+    "origin": "Origin",
+    "training": "Training",
+    "role": "Role",
+    "item": "Item",
+    "ship": "Ship",
+    "one_shot": "One-Shot",
+    "go_up_a_level": "Go Up a Level",
+    "hireling": "Hireling",
+    "ally": "Ally",
+    "sidekick": "Sidekick",
+    "other_door": "Other Door card",
+    "other_treasure": "Other Treasure card",
+}
+
+
+def kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind, kind.replace("_", " ").title())
+
+
+def set_list() -> QuerySet[CardSet]:
+    """Every set with its card counts (distinct cards, copies, and copies per deck)."""
+    return CardSet.objects.annotate(
+        card_count=Count("cards"),
+        copy_count=Sum("cards__copies"),
+        door_copies=Sum("cards__copies", filter=Q(cards__deck="door")),
+        treasure_copies=Sum("cards__copies", filter=Q(cards__deck="treasure")),
+        full_count=Count("cards", filter=Q(cards__encoding="full")),
+    ).order_by("-official", "year", "name")
+
+
+def set_get(*, code: str) -> CardSet:
+    card_set = set_list().filter(code=code).first()
+    if card_set is None:
+        raise Http404(f"No set with code {code!r}")
+    return card_set
+
+
+def set_cards(*, card_set: CardSet, deck: str = "", kind: str = "") -> QuerySet[Card]:
+    cards = Card.objects.filter(card_set=card_set)
+    if deck:
+        cards = cards.filter(deck=deck)
+    if kind:
+        cards = cards.filter(kind=kind)
+    return cards.order_by("deck", "kind", "name")
+
+
+def set_kinds(*, card_set: CardSet) -> list[tuple[str, str, int]]:
+    """The kinds present in a set: (kind, label, number of cards)."""
+    rows = (
+        Card.objects.filter(card_set=card_set)
+        .values("kind")
+        .annotate(n=Count("id"))
+        .order_by("kind")
+    )
+    return [(row["kind"], kind_label(row["kind"]), row["n"]) for row in rows]
+
+
+@dataclass(frozen=True)
+class CardDetail:
+    card: Card
+    typed: CardBase
+    kind_label: str
+    stats: list[tuple[str, str]]
+    text_lines: list[str]
+    unencoded: list[str]
+    encoding_reason: str
+
+
+def _stats(card: Card, typed: CardBase) -> list[tuple[str, str]]:
+    def known(value: int | None) -> str:
+        return "unknown" if value is None else str(value)
+
+    stats: list[tuple[str, str]] = [
+        ("Set", card.card_set.name),
+        ("Deck", card.get_deck_display()),
+        ("Kind", kind_label(card.kind)),
+        ("Copies in the set", str(card.copies)),
+    ]
+    if card.kind == "monster":
+        stats += [
+            ("Level", known(card.level)),
+            ("Treasures", known(card.treasures)),
+            ("Levels gained", known(card.levels_gained)),
+        ]
+    if card.kind == "monster_enhancer":
+        stats += [
+            ("Strength change", known(getattr(typed, "strength", None))),
+            ("Treasure change", known(getattr(typed, "treasures", None))),
+        ]
+    if card.kind in ("item", "ship", "one_shot", "hireling", "ally", "sidekick"):
+        if card.kind in ("item", "ship"):
+            stats.append(("Slot", slot_label(card.slot or None)))
+            stats.append(("Big", "yes" if card.big else "no"))
+        stats.append(("Bonus", known(card.bonus)))
+        gold = (
+            "unknown" if card.gold is None else ("No Value" if card.gold == 0 else f"{card.gold:,}")
+        )
+        stats.append(("Gold", gold))
+    rank = getattr(typed, "rank", None)
+    if rank is not None:
+        stats.append(("Rank", str(rank)))
+    return stats
+
+
+def card_detail(*, set_code: str, slug: str) -> CardDetail:
+    card = (
+        Card.objects.select_related("card_set").filter(card_set__code=set_code, slug=slug).first()
+    )
+    if card is None:
+        raise Http404("No such card")
+    typed = parse_card(card.document)
+    encoding = typed.encoding
+    return CardDetail(
+        card=card,
+        typed=typed,
+        kind_label=kind_label(card.kind),
+        stats=_stats(card, typed),
+        text_lines=render_lines(typed),
+        unencoded=list(getattr(encoding, "clauses", [])),
+        encoding_reason=getattr(encoding, "reason", ""),
+    )

@@ -1,0 +1,246 @@
+"""Writes to the catalog. Every write goes through a function here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.text import slugify
+
+from catalog.models import Card, CardRevision, CardSet, CardTag
+from validator.engine.cards import (
+    LANGUAGE_VERSION,
+    CardBase,
+    CardDocumentError,
+    DocumentError,
+    SetDocument,
+    dump_card,
+    format_path,
+    load_set_file,
+)
+from validator.engine.text import render_text
+
+
+class CatalogLoadError(Exception):
+    """One or more set files do not parse; nothing was written."""
+
+    def __init__(self, errors: list[CardDocumentError]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(str(e) for e in errors))
+
+    def lines(self) -> list[str]:
+        return [line for error in self.errors for line in error.lines()]
+
+
+@dataclass
+class SetLoadReport:
+    code: str
+    name: str
+    source: str
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    set_changed: bool = False
+
+
+@dataclass
+class CatalogLoadReport:
+    sets: list[SetLoadReport]
+    written: bool
+
+    @property
+    def changed(self) -> bool:
+        return any(s.created or s.updated or s.set_changed for s in self.sets)
+
+
+def document_hash(document: dict[str, Any]) -> str:
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def card_slug(name: str) -> str:
+    return slugify(name.replace(",", "")) or "card"
+
+
+def _card_columns(card: CardBase) -> dict[str, Any]:
+    """The indexed columns, all derived from the typed card."""
+    document = dump_card(card)
+    return {
+        "name": card.name,
+        "slug": card_slug(card.name),
+        "document": document,
+        "document_hash": document_hash(document),
+        "language_version": LANGUAGE_VERSION,
+        "deck": card.deck,
+        "kind": card.kind_name,
+        "copies": card.copies,
+        "level": getattr(card, "level", None),
+        "treasures": getattr(card, "treasures", None),
+        "levels_gained": getattr(card, "levels_gained", None),
+        "bonus": getattr(card, "bonus", None),
+        "gold": getattr(card, "gold", None),
+        "slot": getattr(card, "slot", None) or "",
+        "big": bool(getattr(card, "big", False)),
+        "tags": list(card.tags),
+        "encoding": card.encoding.status,
+        "text": render_text(card),
+    }
+
+
+def _index_tags(card_row: Card) -> None:
+    CardTag.objects.filter(card=card_row).delete()
+    tags = set(card_row.tags)
+    if card_row.big:
+        tags.add("big")
+    CardTag.objects.bulk_create([CardTag(card=card_row, tag=tag) for tag in sorted(tags)])
+
+
+def _set_fields(document: SetDocument) -> dict[str, Any]:
+    info = document.set
+    return {
+        "name": info.name,
+        "cards_in_box": info.cards_in_box,
+        "official": info.official,
+        "year": info.year,
+        "description": info.description or "",
+    }
+
+
+def _check_slugs(document: SetDocument, source: str) -> None:
+    seen: dict[str, str] = {}
+    errors = []
+    for index, card in enumerate(document.cards):
+        slug = card_slug(card.name)
+        if slug in seen:
+            errors.append(
+                DocumentError(
+                    format_path(["cards", index, "name"]),
+                    f"{card.name!r} has the same web address ({slug}) as {seen[slug]!r}; "
+                    "rename one",
+                )
+            )
+        seen[slug] = card.name
+    if errors:
+        raise CardDocumentError(errors, source)
+
+
+def catalog_parse(*, paths: Sequence[Path]) -> list[tuple[Path, SetDocument]]:
+    """Parse every set file, collecting every file's errors before giving up."""
+    parsed: list[tuple[Path, SetDocument]] = []
+    errors: list[CardDocumentError] = []
+    codes: dict[str, Path] = {}
+    for path in paths:
+        try:
+            document = load_set_file(path)
+            _check_slugs(document, str(path))
+        except CardDocumentError as exc:
+            errors.append(exc)
+            continue
+        if document.set.code in codes:
+            errors.append(
+                CardDocumentError(
+                    [
+                        DocumentError(
+                            "set.code",
+                            f"set {document.set.code!r} is also defined in "
+                            f"{codes[document.set.code]}",
+                        )
+                    ],
+                    str(path),
+                )
+            )
+            continue
+        codes[document.set.code] = path
+        parsed.append((path, document))
+    if errors:
+        raise CatalogLoadError(errors)
+    return parsed
+
+
+def catalog_load(
+    *,
+    paths: Sequence[Path],
+    check_only: bool = False,
+    changed_by: User | None = None,
+) -> CatalogLoadReport:
+    """Upsert the sets and cards of the given set files, by (set code, card name).
+
+    All files are parsed before anything is written; any error raises CatalogLoadError and the
+    database is left as it was. Running it again on the same files changes nothing. Cards that
+    exist in the database but not in a file are kept (custom cards are never deleted by a load).
+    With check_only, the report says what a load would do and nothing is written.
+    """
+    parsed = catalog_parse(paths=paths)
+    with transaction.atomic():
+        reports = [
+            _load_set(path, document, write=not check_only, changed_by=changed_by)
+            for path, document in parsed
+        ]
+    return CatalogLoadReport(sets=reports, written=not check_only)
+
+
+def _load_set(
+    path: Path, document: SetDocument, *, write: bool, changed_by: User | None
+) -> SetLoadReport:
+    report = SetLoadReport(code=document.set.code, name=document.set.name, source=str(path))
+    wanted = _set_fields(document)
+    card_set = CardSet.objects.filter(code=document.set.code).first()
+    if card_set is None:
+        report.set_changed = True
+        if write:
+            card_set = CardSet.objects.create(code=document.set.code, **wanted)
+    elif any(getattr(card_set, k) != v for k, v in wanted.items()):
+        report.set_changed = True
+        if write:
+            for key, value in wanted.items():
+                setattr(card_set, key, value)
+            card_set.save()
+
+    existing = {row.name: row for row in Card.objects.filter(card_set=card_set)} if card_set else {}
+    for card in document.cards:
+        columns = _card_columns(card)
+        row = existing.get(card.name)
+        if row is None:
+            report.created.append(card.name)
+            if write:
+                assert card_set is not None
+                row = Card.objects.create(card_set=card_set, **columns)
+                _index_tags(row)
+        elif row.document_hash != columns["document_hash"] or row.text != columns["text"]:
+            report.updated.append(card.name)
+            if write:
+                _card_replace(row, columns, changed_by=changed_by, source=f"load_catalog {path}")
+        else:
+            report.unchanged.append(card.name)
+    return report
+
+
+def _card_replace(
+    row: Card,
+    columns: dict[str, Any],
+    *,
+    changed_by: User | None,
+    source: str,
+) -> None:
+    if row.document_hash != columns["document_hash"]:
+        CardRevision.objects.create(
+            card=row,
+            document=row.document,
+            document_hash=row.document_hash,
+            changed_by=changed_by,
+            source=source[:200],
+        )
+    for key, value in columns.items():
+        setattr(row, key, value)
+    row.save()
+    _index_tags(row)
+
+
+def default_fixture_paths(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.glob("*.yaml") if p.is_file())

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from catalog import views
+
+app_name = "catalog"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("sets/<slug:code>/", views.set_detail, name="set_detail"),
+    path("sets/<slug:code>/<slug:slug>/", views.card_detail, name="card_detail"),
+]

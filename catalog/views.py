@@ -1,0 +1,30 @@
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from catalog import selectors
+from catalog.forms import SetFilterForm
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "catalog/home.html", {"sets": selectors.set_list()})
+
+
+def set_detail(request: HttpRequest, code: str) -> HttpResponse:
+    card_set = selectors.set_get(code=code)
+    form = SetFilterForm(request.GET or None, kinds=selectors.set_kinds(card_set=card_set))
+    deck = kind = ""
+    if form.is_bound and form.is_valid():
+        deck, kind = form.cleaned_data["deck"], form.cleaned_data["kind"]
+    invalid = form.is_bound and not form.is_valid()
+    cards = [] if invalid else selectors.set_cards(card_set=card_set, deck=deck, kind=kind)
+    return render(
+        request,
+        "catalog/set_detail.html",
+        {"card_set": card_set, "form": form, "cards": cards, "filtered": bool(deck or kind)},
+        status=400 if invalid else 200,
+    )
+
+
+def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
+    detail = selectors.card_detail(set_code=code, slug=slug)
+    return render(request, "catalog/card_detail.html", {"detail": detail, "card": detail.card})

@@ -1,0 +1,90 @@
+"""The server-rendered pages show the right content."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from catalog.models import Card
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_lists_every_set_with_counts(client: Client, core_catalog: None) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Munchkin" in html
+    assert reverse("catalog:set_detail", args=["munchkin-core"]) in html
+    assert '<dd data-testid="card-count">147</dd>' in html
+    assert '<dd data-testid="copy-count">168</dd>' in html
+    assert "168 of 168 cards in the box catalogued" in html
+
+
+def test_home_without_a_catalog_says_how_to_load_it(client: Client) -> None:
+    assert "load_catalog" in client.get("/").content.decode()
+
+
+def test_set_page_lists_and_filters_cards(client: Client, core_catalog: None) -> None:
+    url = reverse("catalog:set_detail", args=["munchkin-core"])
+    html = client.get(url).content.decode()
+    assert "147 cards" in html and "Net Troll" in html and "Magic Missile" in html
+
+    monsters = client.get(url, {"kind": "monster"}).content.decode()
+    assert "37 cards" in monsters and "Net Troll" in monsters and "Magic Missile" not in monsters
+
+    treasure = client.get(url, {"deck": "treasure"}).content.decode()
+    assert "Magic Missile" in treasure and "Net Troll" not in treasure
+    expected = Card.objects.filter(card_set__code="munchkin-core", deck="treasure").count()
+    assert f"{expected} cards" in treasure
+
+    curses = client.get(url, {"deck": "treasure", "kind": "curse"}).content.decode()
+    assert "0 cards" in curses
+
+
+def test_set_page_reports_unknown_filters(client: Client, core_catalog: None) -> None:
+    url = reverse("catalog:set_detail", args=["munchkin-core"])
+    response = client.get(url, {"kind": "monstr"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "not understood" in html and "monstr" in html and "Net Troll" not in html
+
+
+def test_unknown_set_is_404(client: Client, core_catalog: None) -> None:
+    assert client.get("/sets/no-such-set/").status_code == 404
+
+
+def test_card_page_shows_stats_tags_text_and_encoding(client: Client, core_catalog: None) -> None:
+    tut = Card.objects.get(name="King Tut")
+    html = client.get(
+        reverse("catalog:card_detail", args=["munchkin-core", tut.slug])
+    ).content.decode()
+    assert '<h1 id="card-name">King Tut</h1>' in html
+    assert "Level 16 monster" in html and "4 Treasures" in html and "2 levels" in html
+    assert "undead" in html
+    assert tut.get_encoding_display() in html
+    assert "Bad Stuff" in html
+
+
+def test_item_page_shows_item_stats(client: Client, core_catalog: None) -> None:
+    card = Card.objects.get(name="Chainsaw of Bloody Dismemberment")
+    html = client.get(
+        reverse("catalog:card_detail", args=["munchkin-core", card.slug])
+    ).content.decode()
+    for fact in ("2 Hands", "Big", "+3", "600"):
+        assert fact in html, fact
+
+
+def test_partial_card_lists_its_unencoded_clauses(client: Client, core_catalog: None) -> None:
+    partial = Card.objects.filter(encoding="partial").first()
+    if partial is None:
+        pytest.skip("every core card is fully encoded")
+    html = client.get(
+        reverse("catalog:card_detail", args=["munchkin-core", partial.slug])
+    ).content.decode()
+    assert "Not encoded yet" in html
+    for clause in partial.document["encoding"]["clauses"]:
+        assert clause.replace("'", "&#x27;").replace('"', "&quot;") in html
+
+
+def test_unknown_card_is_404(client: Client, core_catalog: None) -> None:
+    assert client.get("/sets/munchkin-core/no-such-card/").status_code == 404

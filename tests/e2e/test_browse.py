@@ -1,0 +1,37 @@
+"""A visitor opens the home page, goes to a set and follows a link to a card."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from tests.conftest import CORE_SET
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def loaded_site(live_server: LiveServer) -> str:
+    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
+    return str(live_server.url)
+
+
+def test_home_to_set_to_card(page: Page, loaded_site: str) -> None:
+    page.goto(loaded_site + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Every set, every card")
+    expect(page.get_by_test_id("card-count")).to_have_text("147")
+
+    page.get_by_role("link", name="Munchkin", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Munchkin")
+
+    page.get_by_label("Kind").select_option("monster")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator(".result-count")).to_have_text("37 cards")
+
+    page.get_by_role("link", name="Net Troll").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Net Troll")
+    expect(page.get_by_test_id("rules-text")).to_contain_text("Level 10 monster")
+    expect(page.get_by_test_id("encoding")).to_be_visible()
+    assert page.url.endswith("/sets/munchkin-core/net-troll/")

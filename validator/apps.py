@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ValidatorConfig(AppConfig):
+    name = "validator"
+    verbose_name = "Rules validator"

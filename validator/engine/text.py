@@ -1,0 +1,174 @@
+"""Rules text rendered from a card's encoding.
+
+The text shown to people is built from the same typed document the engine plays, so it cannot
+drift from what the engine does. Each effect and condition phrases itself (cards.py); this module
+turns a card into a short list of sentences. Clauses a card could not encode yet are not
+rendered here: they stay in the card's notes and the page shows them apart, marked as such.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from validator.engine.cards import (
+    CardBase,
+    CharacterCard,
+    CurseCard,
+    EffectBase,
+    FollowerCard,
+    ItemCard,
+    LevelCard,
+    MonsterCard,
+    MonsterEnhancerCard,
+    OneShotCard,
+    OtherCard,
+    TextContext,
+    _plural,
+    _signed,
+    _slot_phrase,
+)
+
+_SLOT_LABEL = {
+    "headgear": "Headgear",
+    "armor": "Armor",
+    "footgear": "Footgear",
+    "one_hand": "1 Hand",
+    "two_hands": "2 Hands",
+    "other": "No slot",
+    "vehicle": "Vehicle",
+    "ship": "Ship",
+}
+
+
+def slot_label(slot: str | None) -> str:
+    return _SLOT_LABEL.get(slot or "", "Unknown slot")
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ")")) and not text.endswith("(s)") else text + "."
+
+
+def _sentences(effects: Iterable[EffectBase], ctx: TextContext) -> list[str]:
+    return [_sentence(effect.describe(ctx)) for effect in effects]
+
+
+def _gold(gold: int | None) -> str:
+    if gold is None:
+        return "Gold value unknown"
+    return "No Value" if gold == 0 else f"{gold:,} Gold Pieces"
+
+
+def _stat_or_unknown(value: int | None, label: str, plural: str | None = None) -> str:
+    return f"{label} unknown" if value is None else _plural(value, label, plural)
+
+
+def render_lines(card: CardBase) -> list[str]:
+    """The card's rules text as sentences, stats first."""
+    lines: list[str] = []
+    if isinstance(card, MonsterCard):
+        lines.append(_monster_stats(card))
+        lines += _sentences(card.effects, TextContext(on_monster=True))
+        if card.bad_stuff:
+            lines.append(
+                "Bad Stuff: " + " ".join(_sentences(card.bad_stuff, TextContext(on_monster=True)))
+            )
+        else:
+            lines.append("Bad Stuff: none.")
+    elif isinstance(card, MonsterEnhancerCard):
+        lines.append(_enhancer_text(card))
+        lines += _sentences(card.effects, TextContext())
+    elif isinstance(card, CurseCard):
+        lines += _sentences(card.effects, TextContext())
+        if card.persistent:
+            keep = "It stays in play"
+            if card.ends_with_slot:
+                keep += f" until {_slot_phrase(card.ends_with_slot)} of yours is lost"
+            lines.append(keep + ".")
+    elif isinstance(card, ItemCard):
+        lines.append(_item_stats(card))
+        lines += _restrictions(card)
+        lines += _sentences(card.effects, TextContext())
+    elif isinstance(card, OneShotCard):
+        lines.append(_one_shot_stats(card))
+        lines += _restrictions(card)
+        lines += _sentences(card.effects, TextContext())
+    elif isinstance(card, CharacterCard):
+        if card.rank is not None:
+            lines.append(f"Rank {card.rank}.")
+        lines += _sentences(card.effects, TextContext())
+        lines += [_sentence(a.describe(TextContext())) for a in card.abilities]
+    elif isinstance(card, FollowerCard):
+        if card.bonus:
+            lines.append(f"{_signed(card.bonus)} to your combat strength.")
+        lines += _sentences(card.effects, TextContext())
+        lines += [_sentence(a.describe(TextContext())) for a in card.abilities]
+    elif isinstance(card, LevelCard | OtherCard):
+        if card.requires is not None:
+            lines.append(_sentence(f"Playable only by {card.requires.phrase()}"))
+        if isinstance(card, OtherCard) and card.timing == "on_draw":
+            lines.append("It acts as soon as it is drawn:")
+        lines += _sentences(card.effects, TextContext())
+    else:  # pragma: no cover - every card type is handled above
+        raise TypeError(f"no text for {type(card).__name__}")
+    return [line for line in lines if line]
+
+
+def render_text(card: CardBase) -> str:
+    """The card's rules text as one paragraph."""
+    return " ".join(render_lines(card))
+
+
+def _monster_stats(card: MonsterCard) -> str:
+    level = "Level unknown" if card.level is None else f"Level {card.level}"
+    treasures = _stat_or_unknown(card.treasures, "Treasure")
+    gained = _stat_or_unknown(card.levels_gained, "level")
+    return f"{level} monster; killing it is worth {treasures} and {gained}."
+
+
+def _enhancer_text(card: MonsterEnhancerCard) -> str:
+    strength = "an unknown amount" if card.strength is None else _signed(card.strength)
+    text = f"Play on a monster in any combat: {strength} to its combat strength"
+    if card.strength_floor is not None:
+        text += f" (never below Level {card.strength_floor})"
+    if card.treasures is None:
+        text += "; its effect on Treasure is unknown"
+    elif card.treasures:
+        more = "more" if card.treasures > 0 else "fewer"
+        text += f"; {_plural(abs(card.treasures), 'Treasure')} {more} if it is killed"
+        if card.treasures_floor is not None:
+            text += f" (never below {card.treasures_floor})"
+    return text + "."
+
+
+def _item_stats(card: ItemCard) -> str:
+    parts = []
+    if card.bonus is None:
+        parts.append("Bonus unknown")
+    elif card.bonus:
+        parts.append(f"{_signed(card.bonus)} bonus")
+    parts.append(slot_label(card.slot) if card.slot != "other" else "No slot")
+    if card.big:
+        parts.append("Big")
+    parts.append(_gold(card.gold))
+    return ". ".join(parts) + "."
+
+
+def _one_shot_stats(card: OneShotCard) -> str:
+    text = "Usable once only"
+    if card.bonus:
+        side = {"either": "either side", "player": "the munchkins", "monster": "a monster"}
+        text += f": {_signed(card.bonus)} to {side[card.side]} in a combat"
+    return f"{text}. {_gold(card.gold)}."
+
+
+def _restrictions(card: ItemCard | OneShotCard) -> list[str]:
+    lines = []
+    if card.usable_by is not None:
+        lines.append(_sentence(f"Usable only by {card.usable_by.phrase()}"))
+    if card.not_usable_by is not None:
+        lines.append(_sentence(f"Not usable by {card.not_usable_by.phrase()}"))
+    return lines
