@@ -104,6 +104,13 @@ CardName = Annotated[str, Field(min_length=1, max_length=80)]
 Prose = Annotated[str, Field(min_length=1, max_length=2000)]
 
 
+_PLURALS = {"class": "classes", "species": "species", "power": "powers"}
+
+
+def _axis_plural(axis: str) -> str:
+    return _title(_PLURALS.get(axis, axis + "s"))
+
+
 def _title(name: str) -> str:
     return " ".join(part[:1].upper() + part[1:] for part in name.split(" "))
 
@@ -735,8 +742,8 @@ class ExtraTreasures(EffectBase):
     amount: int = Field(ge=1)
 
     def describe(self, ctx: TextContext) -> str:
-        who = f" for {self.when.phrase()}" if self.when else ""
-        return f"{_plural(self.amount, 'extra Treasure')} when it is killed{who}"
+        who = self.when.phrase() if self.when else "the winner"
+        return f"{who} draws {_plural(self.amount, 'extra Treasure')} for killing it"
 
 
 class KillMonster(EffectBase):
@@ -821,33 +828,38 @@ class LoseItems(OutcomeBase):
     pick: Literal["victim", "biggest_bonus"] = "victim"
 
     def outcome_text(self) -> str:
-        what = []
+        words = []
         if self.size:
-            what.append(self.size.capitalize() if self.size == "big" else "Small")
+            words.append("Big" if self.size == "big" else "Small")
         if self.tag:
-            what.append(self.tag.replace("-", " "))
-        noun = {
-            None: "item",
-            "headgear": "Headgear",
-            "armor": "Armor",
-            "footgear": "Footgear",
-            "one_hand": "1-Hand item",
-            "two_hands": "2-Hands item",
-            "other": "slotless item",
-            "vehicle": "Vehicle",
-            "ship": "Ship",
+            words.append(
+                "below-the-waist" if self.tag == "below-waist" else self.tag.replace("-", " ")
+            )
+        singular, plural = {
+            None: ("item", "items"),
+            "headgear": ("Headgear", "Headgear"),
+            "armor": ("Armor", "Armor"),
+            "footgear": ("Footgear", "Footgear"),
+            "one_hand": ("1-Hand item", "1-Hand items"),
+            "two_hands": ("2-Hands item", "2-Hands items"),
+            "other": ("slotless item", "slotless items"),
+            "vehicle": ("Vehicle", "Vehicles"),
+            "ship": ("Ship", "Ships"),
         }[self.slot]
-        described = " ".join([*what, noun])
-        worn = " you have equipped" if self.worn else ""
+        one = " ".join([*words, singular])
+        many = " ".join([*words, plural])
         if self.pick == "biggest_bonus":
-            return f"lose the {described}{worn} that gives you the biggest bonus"
+            worn = " you have equipped" if self.worn else ""
+            return f"lose the {one}{worn} that gives you the biggest bonus"
+        if self.worn and self.slot and self.count == 1:
+            return f"discard the {one} you are wearing"
+        worn = " you are wearing" if self.worn else ""
         if self.count == "all":
-            plural = described if described.endswith(("gear", "Armor")) else described + "s"
-            return f"lose all {plural}{worn}"
+            return f"discard all the {many}{worn}" if worn else f"discard all your {many}"
         assert isinstance(self.count, int)
         if self.count == 1:
-            return f"lose {_article(described)}{worn} of your choice"
-        return f"lose {self.count} {described}s{worn} of your choice"
+            return f"discard {_article(one)}{worn} of your choice"
+        return f"discard {self.count} {many}{worn} of your choice"
 
 
 class LoseGoldValue(OutcomeBase):
@@ -855,7 +867,7 @@ class LoseGoldValue(OutcomeBase):
     amount: int = Field(ge=1)
 
     def outcome_text(self) -> str:
-        return f"lose items worth at least {self.amount} Gold; with less, lose every item"
+        return f"lose items worth at least {self.amount:,} Gold; with less, lose every item"
 
 
 class DiscardHand(OutcomeBase):
@@ -1150,8 +1162,9 @@ class ExtraCharacterCard(EffectBase):
     def describe(self, ctx: TextContext) -> str:
         noun = _title(self.axis)
         return (
-            f"attach to a {noun}: with two {noun}s, you have everything both give and take; with "
-            f"one, you get its advantages and none of its drawbacks (ability costs are still paid)"
+            f"attach to a {noun}: with two {_axis_plural(self.axis)}, you have everything both "
+            "give and take; with one, you get its advantages and none of its drawbacks (ability "
+            "costs are still paid)"
         )
 
 
@@ -1786,6 +1799,15 @@ def errors_from_validation(
         message = _error_message(error, parent, last)
         if error["type"] == "extra_forbidden":
             path = [*parent_path, last] if last is not None else parent_path
+        elif error["type"] == "union_tag_not_found" and isinstance(error.get("input"), dict):
+            # The discriminator is missing: most often because its key is misspelt.
+            discriminator = str((error.get("ctx") or {}).get("discriminator", "")).strip("'")
+            typo = next((k for k in error["input"] if nearest_word(str(k), [discriminator])), None)
+            if typo is not None and typo != discriminator:
+                path = [*path, typo]
+                message = f"unknown key {typo!r}; did you mean {discriminator!r}?"
+            elif discriminator.isidentifier():
+                path = [*path, discriminator]
         elif error["type"] in ("union_tag_invalid", "union_tag_not_found"):
             discriminator = str((error.get("ctx") or {}).get("discriminator", "")).strip("'")
             if discriminator.isidentifier():

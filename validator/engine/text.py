@@ -20,6 +20,7 @@ from validator.engine.cards import (
     LevelCard,
     MonsterCard,
     MonsterEnhancerCard,
+    NotCondition,
     OneShotCard,
     OtherCard,
     TextContext,
@@ -49,7 +50,7 @@ def _sentence(text: str) -> str:
     if not text:
         return ""
     text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", ")")) and not text.endswith("(s)") else text + "."
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _sentences(effects: Iterable[EffectBase], ctx: TextContext) -> list[str]:
@@ -107,11 +108,15 @@ def render_lines(card: CardBase) -> list[str]:
         lines += _sentences(card.effects, TextContext())
         lines += [_sentence(a.describe(TextContext())) for a in card.abilities]
     elif isinstance(card, LevelCard | OtherCard):
-        if card.requires is not None:
+        if isinstance(card.requires, NotCondition):
+            lines.append(_sentence(f"Not playable by {card.requires.not_.phrase()}"))
+        elif card.requires is not None:
             lines.append(_sentence(f"Playable only by {card.requires.phrase()}"))
-        if isinstance(card, OtherCard) and card.timing == "on_draw":
-            lines.append("It acts as soon as it is drawn:")
-        lines += _sentences(card.effects, TextContext())
+        effects = _sentences(card.effects, TextContext())
+        if effects and isinstance(card, OtherCard) and card.timing == "on_draw":
+            first = effects[0]
+            effects[0] = f"As soon as it is drawn, {first[0].lower()}{first[1:]}"
+        lines += effects
     else:  # pragma: no cover - every card type is handled above
         raise TypeError(f"no text for {type(card).__name__}")
     return [line for line in lines if line]
