@@ -1,0 +1,65 @@
+"""settings.py: typed environment variables, and loud failure when production lacks config."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")
+    }
+    code = (
+        "import django\n"
+        "from django.conf import settings\n"
+        "django.setup()\n"
+        "print(settings.DEBUG, settings.ALLOWED_HOSTS, settings.DATABASES['default']['ENGINE'])\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "cardsite.settings", **env},
+    )
+
+
+def test_embedded_defaults_are_debug_on_sqlite() -> None:
+    result = load_settings()
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("True ['127.0.0.1', 'localhost', '[::1]']")
+    assert "sqlite3" in result.stdout or "DATABASE_URL" in os.environ
+
+
+def test_production_without_a_secret_key_refuses_to_start() -> None:
+    result = load_settings(DEBUG="false", ALLOWED_HOSTS="cards.example")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_production_without_allowed_hosts_refuses_to_start() -> None:
+    result = load_settings(DEBUG="false", SECRET_KEY="x" * 50)
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS must be set" in result.stderr
+
+
+def test_production_configuration_is_read() -> None:
+    result = load_settings(
+        DEBUG="no",
+        SECRET_KEY="x" * 50,
+        ALLOWED_HOSTS="cards.example, www.cards.example",
+        DATABASE_URL="postgres://u:p@db.example:5432/cards",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("[")[0].strip() == "False"
+    assert "['cards.example', 'www.cards.example']" in result.stdout
+    assert "postgresql" in result.stdout
+
+
+def test_a_malformed_boolean_is_an_error() -> None:
+    result = load_settings(DEBUG="maybe")
+    assert result.returncode != 0
+    assert "DEBUG='maybe' is not a boolean" in result.stderr
