@@ -9,19 +9,9 @@ from django.core.management import call_command
 
 from catalog.models import Card, CardRevision, CardSet, CardTag
 from tests.conftest import CORE_SET
+from tests.factories import monster_document
 
-
-def card_doc(name: str = "Test Ogre", **overrides: Any) -> dict[str, Any]:
-    document: dict[str, Any] = {
-        "name": name,
-        "deck": "door",
-        "kind": "monster",
-        "level": 7,
-        "treasures": 2,
-        "encoding": {"status": "full"},
-    }
-    document.update(overrides)
-    return document
+card_doc = monster_document
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import CORE_SET
+from tests.factories import monster_document
 from validator.engine.cards import SetDocument, load_set_file, read_yaml
 
 
@@ -18,15 +19,4 @@ def core_raw_cards() -> list[dict[str, Any]]:
     return cards
 
 
-def monster(**overrides: Any) -> dict[str, Any]:
-    """A minimal valid monster document, changed by the keyword arguments."""
-    document: dict[str, Any] = {
-        "name": "Test Ogre",
-        "deck": "door",
-        "kind": "monster",
-        "level": 7,
-        "treasures": 2,
-        "encoding": {"status": "full"},
-    }
-    document.update(overrides)
-    return document
+monster = monster_document
