@@ -9,6 +9,7 @@ from django.http import Http404
 
 from catalog.models import Card, CardSet
 from validator.engine.cards import CardBase, parse_card
+from validator.engine.scenario import CardLibrary
 from validator.engine.text import render_lines, slot_label
 
 KIND_LABELS = {
@@ -50,6 +51,22 @@ def set_list() -> QuerySet[CardSet]:
         treasure_copies=Sum("cards__copies", filter=Q(cards__deck="treasure")),
         full_count=Count("cards", filter=Q(cards__encoding="full")),
     ).order_by("-official", "year", "name")
+
+
+def catalog_cards(*, set_codes: list[str] | None = None) -> list[tuple[str, dict[str, object]]]:
+    """(set code, card document) for every card, optionally of some sets only."""
+    cards = Card.objects.all()
+    if set_codes is not None:
+        cards = cards.filter(card_set__code__in=set_codes)
+    return list(cards.order_by("card_set__code", "name").values_list("card_set__code", "document"))
+
+
+def catalog_card_library(*, set_codes: list[str] | None = None) -> CardLibrary:
+    """The catalog's cards as the engine's card library (scenarios, simulations)."""
+    library = CardLibrary()
+    for set_code, document in catalog_cards(set_codes=set_codes):
+        library.add(set_code, parse_card(document))
+    return library
 
 
 def set_get(*, code: str) -> CardSet:

@@ -1,0 +1,455 @@
+"""Outcomes: what happens to a player when Bad Stuff, a curse or a card says so.
+
+`apply_outcomes` runs a list of outcome effects on a victim. Each outcome reports whether it
+found something to act on; when it did not (or its `when` condition does not hold), its
+`otherwise` branch runs instead. Level never drops below 1 and never rises past the winning
+level except by killing a monster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from validator.engine.cards import (
+    ChangeCharacterCard,
+    ChangeSex,
+    Choose,
+    Death,
+    DiscardHand,
+    DiscardOwnCard,
+    DrawTreasures,
+    EffectBase,
+    GainLevels,
+    LoseCards,
+    LoseCharacterCard,
+    LoseGoldValue,
+    LoseItems,
+    LoseLevels,
+    OutcomeBase,
+    RivalsTake,
+    Roll,
+    SetLevel,
+    StealItem,
+    StealLevel,
+    TakeFromDiscard,
+)
+from validator.engine.conditions import holds
+from validator.engine.state import (
+    WINNING_LEVEL,
+    CardInstance,
+    Game,
+    Player,
+    RuleViolation,
+    gold_value,
+    is_big,
+    is_item,
+    is_one_shot,
+    item_bonus,
+    remove_from,
+)
+
+if TYPE_CHECKING:
+    from validator.engine.combat import Combat
+
+
+def change_level(game: Game, player: Player, delta: int, *, may_win: bool = False) -> int:
+    """Move a level up or down (never below 1; past 9 only when it may win). Returns the change."""
+    if player.dead and delta > 0:
+        return 0
+    ceiling = WINNING_LEVEL if may_win else WINNING_LEVEL - 1
+    target = max(1, player.level + delta)
+    if delta > 0:
+        target = min(target, max(ceiling, player.level))
+    change = target - player.level
+    player.level = target
+    if change:
+        game.note(
+            f"{player.name} {'gains' if change > 0 else 'loses'} {abs(change)} level(s) "
+            f"-> {player.level}"
+        )
+    if player.level >= WINNING_LEVEL and may_win and game.winner is None:
+        declare_winner(game, player)
+    return change
+
+
+def declare_winner(game: Game, player: Player) -> None:
+    game.winner = player
+    if player not in game.winners:
+        game.winners.append(player)
+    game.note(f"{player.name} wins the game")
+
+
+# -- taking cards off a player -------------------------------------------------------------------
+
+
+def detach_item(game: Game, player: Player, item: CardInstance) -> None:
+    """Take an item off the table (equipped or carried) with what hangs on it, then tidy up:
+    Cheat! goes with its item, and curses that end with the item's slot go too."""
+    if item in player.equipped:
+        remove_from(player.equipped, item)
+    else:
+        remove_from(player.carried, item)
+    cheat = player.cheats.pop(item.uid, None)
+    if cheat is not None:
+        game.discard(cheat)
+    for follower_uid, carried_uid in list(player.follower_carries.items()):
+        if carried_uid == item.uid:
+            del player.follower_carries[follower_uid]
+    slot = getattr(item.card, "slot", None)
+    if slot is not None:
+        for curse in list(player.curses):
+            if getattr(curse.card, "ends_with_slot", None) == slot:
+                remove_from(player.curses, curse)
+                game.discard(curse)
+                game.note(f"{curse.name} leaves {player.name} with the {slot}")
+
+
+def lose_item(game: Game, player: Player, item: CardInstance) -> None:
+    detach_item(game, player, item)
+    game.discard(item)
+    game.note(f"{player.name} loses {item.name}")
+
+
+def take_card(game: Game, victim: Player, card: CardInstance) -> None:
+    """Remove any card of the victim's (hand or table) so another place can receive it."""
+    if card in victim.hand:
+        remove_from(victim.hand, card)
+    elif card in victim.equipped or card in victim.carried:
+        detach_item(game, victim, card)
+    elif card in victim.followers:
+        remove_from(victim.followers, card)
+        victim.follower_carries.pop(card.uid, None)
+    else:
+        raise ValueError(f"{card!r} is not {victim.name}'s")
+
+
+def item_candidates(player: Player, effect: LoseItems) -> list[CardInstance]:
+    pool = player.equipped if effect.worn else player.items
+    out = []
+    for item in pool:
+        card = item.card
+        if effect.slot is not None and getattr(card, "slot", None) != effect.slot:
+            continue
+        if effect.size == "big" and not is_big(card):
+            continue
+        if effect.size == "small" and is_big(card):
+            continue
+        if effect.tag is not None and effect.tag not in card.tags:
+            continue
+        out.append(item)
+    return out
+
+
+def kill(game: Game, player: Player, combat: Combat | None = None) -> None:
+    """Death: lose all your stuff (keep character cards, attachments, curses and Level); the
+    others loot the body, highest Level first, one card each."""
+    if player.dead:
+        return
+    game.note(f"{player.name} dies")
+    body: list[CardInstance] = list(player.hand)
+    player.hand.clear()
+    for item in list(player.items):
+        detach_item(game, player, item)
+        body.append(item)
+    body.extend(player.followers)
+    player.followers.clear()
+    player.follower_carries.clear()
+    for cheat in player.cheats.values():
+        game.discard(cheat)
+    player.cheats.clear()
+    player.dead = True
+    player.needs_fresh_start = True
+    looters = sorted(
+        (p for p in game.players if p is not player and not p.dead),
+        key=lambda p: (-p.level, game.rng.random()),
+    )
+    for looter in looters:
+        if not body:
+            break
+        pick = game.chooser.card_to_take(game, looter, body)
+        remove_from(body, pick)
+        looter.hand.append(pick)
+        game.note(f"{looter.name} loots {pick.name}")
+    game.discard_all(body)
+
+
+# -- outcomes -----------------------------------------------------------------------------------
+
+
+def apply_outcomes(
+    game: Game,
+    victim: Player,
+    effects: Sequence[EffectBase],
+    *,
+    source: str = "",
+    rolled: int | None = None,
+) -> bool:
+    """Apply outcome effects in order; returns whether any of them acted."""
+    acted = False
+    for effect in effects:
+        if victim.dead and not isinstance(effect, Death):
+            break
+        if not isinstance(effect, OutcomeBase):
+            continue
+        # For "each matching player", `when` picks the players; it is not about the victim.
+        targets_others = isinstance(effect, GainLevels) and effect.target == "each_matching_player"
+        if effect.when is not None and not targets_others and not holds(effect.when, victim, game):
+            if effect.otherwise:
+                acted |= apply_outcomes(
+                    game, victim, effect.otherwise, source=source, rolled=rolled
+                )
+            continue
+        did = _apply_one(game, victim, effect, source, rolled)
+        if not did and effect.otherwise:
+            did = apply_outcomes(game, victim, effect.otherwise, source=source, rolled=rolled)
+        acted |= did
+    return acted
+
+
+def _amount(value: int | str, rolled: int | None, game: Game, victim: Player) -> int:
+    if isinstance(value, int):
+        return value
+    return rolled if rolled is not None else game.roll(victim)
+
+
+def _apply_one(
+    game: Game, victim: Player, effect: OutcomeBase, source: str, rolled: int | None
+) -> bool:
+    if isinstance(effect, LoseLevels):
+        change_level(game, victim, -_amount(effect.amount, rolled, game, victim))
+        return True
+    if isinstance(effect, GainLevels):
+        targets = [victim]
+        if effect.target == "each_matching_player":
+            targets = [
+                p for p in game.players if effect.when is None or holds(effect.when, p, game)
+            ]
+        for target in targets:
+            change_level(game, target, effect.amount, may_win=effect.may_win)
+        return True
+    if isinstance(effect, SetLevel):
+        if effect.to == "lowest_in_play":
+            level = min(p.level for p in game.players)
+        else:
+            assert isinstance(effect.to, int)
+            level = effect.to
+        if level < victim.level:
+            change_level(game, victim, level - victim.level)
+        return True
+    if isinstance(effect, Death):
+        kill(game, victim)
+        return True
+    if isinstance(effect, LoseItems):
+        candidates = item_candidates(victim, effect)
+        if not candidates:
+            return False
+        if effect.pick == "biggest_bonus":
+            chosen = [max(candidates, key=lambda c: (item_bonus(c.card), gold_value(c.card)))]
+        elif effect.count == "all":
+            chosen = candidates
+        else:
+            assert isinstance(effect.count, int)
+            chosen = game.chooser.items_to_lose(game, victim, candidates, effect.count)
+        for item in chosen:
+            lose_item(game, victim, item)
+        return True
+    if isinstance(effect, LoseGoldValue):
+        items = [i for i in victim.items if gold_value(i.card) > 0] + [
+            i for i in victim.items if gold_value(i.card) == 0
+        ]
+        if not victim.items:
+            return False
+        total = sum(gold_value(i.card) for i in victim.items)
+        if total < effect.amount:
+            chosen = list(victim.items)
+        else:
+            chosen, paid = [], 0
+            for item in sorted(items, key=lambda c: gold_value(c.card)):
+                if paid >= effect.amount:
+                    break
+                chosen.append(item)
+                paid += gold_value(item.card)
+        for item in chosen:
+            lose_item(game, victim, item)
+        return True
+    if isinstance(effect, DiscardHand):
+        if not victim.hand:
+            return False
+        game.discard_all(victim.hand)
+        victim.hand.clear()
+        game.note(f"{victim.name} discards their hand")
+        return True
+    if isinstance(effect, LoseCards):
+        count = _amount(effect.count, rolled, game, victim)
+        candidates = list(victim.hand) + list(victim.items)
+        if not candidates:
+            return False
+        for card in game.chooser.cards_to_lose(game, victim, candidates, count):
+            take_card(game, victim, card)
+            game.discard(card)
+        return True
+    if isinstance(effect, LoseCharacterCard):
+        cards = victim.axis_cards(effect.axis)
+        if effect.name is not None:
+            cards = [c for c in cards if c.name.casefold() == effect.name]
+        if not cards:
+            return False
+        chosen = cards if effect.count == "all" else cards[: int(effect.count)]
+        for card in chosen:
+            discard_character(game, victim, card)
+        return True
+    if isinstance(effect, ChangeCharacterCard):
+        current = victim.axis_cards(effect.axis)
+        if not current:
+            return False
+        for card in current:
+            discard_character(game, victim, card, keep_in_discard=True)
+        replacement = next(
+            (c for c in reversed(game.door_discard) if c.kind == effect.axis and c not in current),
+            None,
+        )
+        if replacement is not None:
+            remove_from(game.door_discard, replacement)
+            victim.character.append(replacement)
+            game.note(f"{victim.name} becomes {replacement.name}")
+        return True
+    if isinstance(effect, ChangeSex):
+        victim.sex = "female" if victim.sex == "male" else "male"
+        game.note(f"{victim.name} is now {victim.sex}")
+        return True
+    if isinstance(effect, RivalsTake):
+        return _rivals_take(game, victim, effect)
+    if isinstance(effect, Roll):
+        result = game.roll(victim)
+        face = max(1, min(6, result))
+        game.note(f"{victim.name} rolls {result}")
+        for outcome in effect.outcomes:
+            if outcome.min <= face <= outcome.max:
+                return apply_outcomes(game, victim, outcome.effects, source=source, rolled=face)
+        return False
+    if isinstance(effect, Choose):
+        index = game.chooser.option(game, victim, effect.options)
+        return apply_outcomes(game, victim, effect.options[index], source=source, rolled=rolled)
+    if isinstance(effect, StealItem):
+        loot = [
+            (p, i)
+            for p in game.others(victim)
+            for i in p.items
+            if effect.size is None or (effect.size == "big") == is_big(i.card)
+        ]
+        if not loot:
+            return False
+        owner, item = max(loot, key=lambda t: (item_bonus(t[1].card), gold_value(t[1].card)))
+        detach_item(game, owner, item)
+        victim.carried.append(item)
+        game.note(f"{victim.name} steals {item.name} from {owner.name}")
+        return True
+    if isinstance(effect, StealLevel):
+        others = [p for p in game.others(victim) if p.level > 1]
+        if not others:
+            return False
+        target = max(others, key=lambda p: p.level)
+        change_level(game, target, -1)
+        change_level(game, victim, 1)
+        return True
+    if isinstance(effect, DrawTreasures):
+        for _ in range(effect.count):
+            if not game.can_draw("treasure"):
+                break
+            receive_drawn(game, victim, game.draw("treasure"))
+        return True
+    if isinstance(effect, TakeFromDiscard):
+        pile = game.treasure_discard + game.door_discard
+        if not pile:
+            return False
+        pick = game.chooser.card_to_take(game, victim, pile)
+        remove_from(
+            game.treasure_discard if pick in game.treasure_discard else game.door_discard, pick
+        )
+        victim.hand.append(pick)
+        return True
+    if isinstance(effect, DiscardOwnCard):
+        candidates = [c for c in victim.in_play() if effect.kind is None or c.kind == effect.kind]
+        if not candidates:
+            return False
+        card = candidates[0]
+        if card in victim.followers:
+            remove_from(victim.followers, card)
+        else:
+            take_card(game, victim, card)
+        game.discard(card)
+        return True
+    raise RuleViolation(f"the engine cannot apply {effect.type!r} yet")  # type: ignore[attr-defined]
+
+
+def _rivals_take(game: Game, victim: Player, effect: RivalsTake) -> bool:
+    if effect.takers == "left_then_right":
+        left, right = game.neighbours(victim)
+        takers = [left] if left is right else [left, right]
+    elif effect.takers == "highest_level":
+        others = game.others(victim)
+        top = max((p.level for p in others), default=0)
+        takers = [p for p in others if p.level == top]
+    elif effect.takers == "each_other_from_left":
+        takers = game.others(victim, "left")
+    else:
+        takers = game.others(victim, "right")
+    took = False
+    for taker in takers:
+        if taker.dead:
+            continue
+        for _ in range(effect.count):
+            if effect.what == "item":
+                pool = list(victim.items)
+            elif effect.what == "hand_card":
+                pool = list(victim.hand)
+            else:
+                pool = [c for c in victim.items if c.card.deck == "treasure"] + [
+                    c for c in victim.hand if c.card.deck == "treasure"
+                ]
+            if not pool:
+                break
+            if effect.what == "hand_card":
+                pick = pool[game.rng.randrange(len(pool))]
+            else:
+                pick = game.chooser.card_to_take(game, taker, pool)
+            take_card(game, victim, pick)
+            taker.hand.append(pick)
+            took = True
+            game.note(f"{taker.name} takes {pick.name} from {victim.name}")
+    return took
+
+
+def discard_character(
+    game: Game, player: Player, card: CardInstance, *, keep_in_discard: bool = True
+) -> None:
+    """Discard a race/class (or cousin) card; attachments go when nothing is left to hold them."""
+    remove_from(player.character, card)
+    game.discard(card)
+    axis = card.kind
+    if not player.axis_cards(axis):
+        from validator.engine.cards import ExtraCharacterCard
+        from validator.engine.state import effects_of
+
+        for attachment in list(player.attachments):
+            if any(e.axis == axis for e in effects_of(attachment.card, ExtraCharacterCard)):
+                remove_from(player.attachments, attachment)
+                game.discard(attachment)
+    game.note(f"{player.name} discards {card.name}")
+
+
+def receive_drawn(game: Game, player: Player, card: CardInstance) -> None:
+    """A drawn card goes to the hand, unless it acts as soon as it is drawn (Hoard!)."""
+    if getattr(card.card, "timing", None) == "on_draw":
+        game.note(f"{player.name} draws {card.name}: it acts at once")
+        game.discard(card)
+        apply_outcomes(game, player, card.card.effects, source=card.name)
+        return
+    player.hand.append(card)
+
+
+def is_sellable(card: CardInstance) -> bool:
+    return (is_item(card.card) or is_one_shot(card.card)) and getattr(
+        card.card, "gold", None
+    ) is not None

@@ -1,0 +1,82 @@
+"""Choices the rules leave to a player ("the victim decides which item is lost").
+
+The engine asks a chooser and never waits: `DefaultChooser` answers every question with a
+deterministic, sensible policy (lose the least useful card, take the most useful one), so
+scenarios and simulations replay exactly. Bots and future interactive front ends may subclass it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from validator.engine.cards import (
+    Death,
+    DiscardHand,
+    EffectBase,
+    LoseItems,
+    LoseLevels,
+    SetLevel,
+)
+from validator.engine.state import CardInstance, gold_value, is_item, item_bonus
+
+if TYPE_CHECKING:
+    from validator.engine.state import Game, Player
+
+
+def card_worth(card: CardInstance) -> tuple[int, int, str]:
+    """How much a card is worth keeping: bonus first, then Gold, then name (for ties)."""
+    return (item_bonus(card.card), gold_value(card.card), card.name)
+
+
+class DefaultChooser:
+    def items_to_lose(
+        self, game: Game, player: Player, candidates: Sequence[CardInstance], count: int
+    ) -> list[CardInstance]:
+        return sorted(candidates, key=card_worth)[:count]
+
+    def cards_to_lose(
+        self, game: Game, player: Player, candidates: Sequence[CardInstance], count: int
+    ) -> list[CardInstance]:
+        # Hand cards before items; within each, the least valuable first.
+        return sorted(
+            candidates, key=lambda c: (is_item(c.card) and c not in player.hand, card_worth(c))
+        )[:count]
+
+    def card_to_take(
+        self, game: Game, taker: Player, candidates: Sequence[CardInstance]
+    ) -> CardInstance:
+        return max(candidates, key=card_worth)
+
+    def option(self, game: Game, player: Player, options: Sequence[Sequence[EffectBase]]) -> int:
+        def cost(option: Sequence[EffectBase]) -> int:
+            total = 0
+            for effect in option:
+                if isinstance(effect, Death):
+                    total += 1000
+                elif isinstance(effect, LoseLevels):
+                    total += 3 * (effect.amount if isinstance(effect.amount, int) else 4)
+                elif isinstance(effect, SetLevel):
+                    total += 3 * player.level
+                elif isinstance(effect, DiscardHand):
+                    total += len(player.hand)
+                elif isinstance(effect, LoseItems):
+                    total += 4
+                else:
+                    total += 2
+            return total
+
+        return min(range(len(options)), key=lambda i: cost(options[i]))
+
+    def charity(self, game: Game, player: Player, excess: int) -> list[CardInstance]:
+        return sorted(player.hand, key=card_worth)[:excess]
+
+    def discard_for_escape(
+        self, game: Game, player: Player, candidates: Sequence[CardInstance]
+    ) -> CardInstance | None:
+        return min(candidates, key=card_worth) if candidates else None
+
+    def bribe(
+        self, game: Game, player: Player, candidates: Sequence[CardInstance]
+    ) -> CardInstance | None:
+        return min(candidates, key=card_worth) if candidates else None

@@ -1,0 +1,111 @@
+"""Monster texts that act when a fight starts, and the optional ways out of a fight."""
+
+from __future__ import annotations
+
+from validator.engine.badstuff import apply_outcomes, detach_item, receive_drawn
+from validator.engine.cards import BeforeCombat, Bribe, ChaseAway, MayDecline, RefusesCombat
+from validator.engine.combat import Combat, MonsterInPlay, remove_monster, require_combat
+from validator.engine.conditions import holds
+from validator.engine.state import CardInstance, Game, Player, RuleViolation, effects_of, gold_value
+
+
+def on_combat_start(game: Game, combat: Combat) -> None:
+    for monster in list(combat.monsters):
+        _monster_arrives(game, combat, monster)
+    end_if_empty(game, combat)
+
+
+def _monster_arrives(game: Game, combat: Combat, monster: MonsterInPlay) -> None:
+    fighter = combat.fighter
+    for effect in effects_of(monster.monster, RefusesCombat):
+        if effect.when is not None and holds(effect.when, fighter, game, combat):
+            game.note(f"{monster.name} will not fight {fighter.name}")
+            remove_monster(game, combat, monster, treasures=False)
+            for _ in range(effect.treasures):
+                if game.can_draw("treasure"):
+                    receive_drawn(game, fighter, game.draw("treasure"))
+            return
+    for toll in effects_of(monster.monster, BeforeCombat):
+        if toll.when is None or holds(toll.when, fighter, game, combat):
+            apply_outcomes(game, fighter, toll.effects, source=monster.name)
+
+
+def end_if_empty(game: Game, combat: Combat) -> None:
+    """When the last monster leaves, the fight ends at once."""
+    if not combat.monsters and game.combat is combat:
+        from validator.engine.combat import resolve
+
+        resolve(game)
+
+
+def _monster_named(combat: Combat, name: str | None) -> MonsterInPlay:
+    if name is None:
+        if len(combat.monsters) != 1:
+            raise RuleViolation("say which monster: there is more than one")
+        return combat.monsters[0]
+    for monster in combat.monsters:
+        if (
+            monster.name.casefold() == name.casefold()
+            or monster.monster.name.casefold() == name.casefold()
+        ):
+            return monster
+    raise RuleViolation(f"{name!r} is not in this combat")
+
+
+def decline(game: Game, player: Player, monster_name: str | None = None) -> None:
+    """Walk past a monster that allows it (no reward)."""
+    combat = require_combat(game)
+    monster = _monster_named(combat, monster_name)
+    effects = effects_of(monster.monster, MayDecline)
+    if not effects:
+        raise RuleViolation(
+            f"{monster.name} must be fought: only a card that says so lets you walk past"
+        )
+    if player is not combat.fighter:
+        raise RuleViolation("only the fighter may walk past a monster")
+    for effect in effects:
+        if effect.unless is not None and holds(effect.unless, player, game, combat):
+            raise RuleViolation(f"{monster.name} says {effect.unless.phrase()} must fight it")
+    remove_monster(game, combat, monster, treasures=False)
+    end_if_empty(game, combat)
+
+
+def bribe(game: Game, player: Player, item: CardInstance, monster_name: str | None = None) -> None:
+    """Give a monster the item it asks for, instead of fighting it."""
+    combat = require_combat(game)
+    monster = _monster_named(combat, monster_name)
+    effects = effects_of(monster.monster, Bribe)
+    if not effects:
+        raise RuleViolation(f"{monster.name} cannot be bribed")
+    if player is not combat.fighter:
+        raise RuleViolation("only the fighter may bribe the monster")
+    if item not in player.items and item not in player.hand:
+        raise RuleViolation(f"{player.name} has no {item.name}")
+    needed = max(e.min_gold for e in effects)
+    if gold_value(item.card) < needed:
+        raise RuleViolation(
+            f"{monster.name} wants an item worth {needed} Gold or more; "
+            f"{item.name} is worth {gold_value(item.card)}"
+        )
+    if item in player.hand:
+        player.hand.remove(item)
+    else:
+        detach_item(game, player, item)
+    game.discard(item)
+    remove_monster(game, combat, monster, treasures=False)
+    end_if_empty(game, combat)
+
+
+def chase_away(game: Game, player: Player, monster_name: str | None = None) -> None:
+    """Drive off a monster that someone on the side may chase away (Wannabe Vampire)."""
+    combat = require_combat(game)
+    if player not in combat.side:
+        raise RuleViolation(f"{player.name} is not fighting")
+    monster = _monster_named(combat, monster_name)
+    effects = [
+        e for e in effects_of(monster.monster, ChaseAway) if holds(e.by, player, game, combat)
+    ]
+    if not effects:
+        raise RuleViolation(f"{player.name} cannot chase {monster.name} away")
+    remove_monster(game, combat, monster, treasures=effects[0].treasures)
+    end_if_empty(game, combat)

@@ -1,0 +1,118 @@
+"""Running away: each member of the losing side rolls for each monster, 5 or more escapes.
+
+Automatic escapes (the monster's or a card's) and monsters that do not pursue low levels need
+no roll; monsters that cannot be outrun always catch. Costs that apply "even on escape" are paid
+by those who escape; Bad Stuff hits those who are caught, as soon as they are caught, and a
+character who dies runs from nothing more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from validator.engine.badstuff import apply_outcomes, lose_item
+from validator.engine.cards import (
+    AutomaticEscape,
+    CannotEscape,
+    EscapeByDiscard,
+    NoPursuit,
+    OnEscape,
+    RunAway,
+)
+from validator.engine.combat import Combat, MonsterInPlay, usable_by
+from validator.engine.conditions import holds
+from validator.engine.state import Game, Player, effects_of
+
+ESCAPE_ROLL = 5
+
+
+@dataclass
+class RunResult:
+    player: str
+    monster: str
+    escaped: bool
+    reason: str
+    roll: int | None = None
+    modifier: int = 0
+    dead: bool = False
+
+    @property
+    def caught(self) -> bool:
+        return not self.escaped
+
+
+def runaway_modifier(game: Game, combat: Combat, player: Player, monster: MonsterInPlay) -> int:
+    total = sum(e.amount for e in player.passive_effects(RunAway) if _applies(e, player, game))
+    for item in player.equipped:
+        if usable_by(game, player, item):
+            total += sum(
+                e.amount for e in effects_of(item.card, RunAway) if _applies(e, player, game)
+            )
+    total += sum(e.amount for e in effects_of(monster.monster, RunAway))
+    total += combat.runaway_bonus.get(player.name, 0)
+    return total
+
+
+def _applies(effect: RunAway, player: Player, game: Game) -> bool:
+    return effect.when is None or holds(effect.when, player, game)
+
+
+def run_away(game: Game, combat: Combat) -> list[RunResult]:
+    results: list[RunResult] = []
+    for player in combat.side:
+        for monster in list(combat.monsters):
+            if player.dead:
+                break
+            result = _run_from(game, combat, player, monster)
+            results.append(result)
+            if result.escaped:
+                for effect in effects_of(monster.monster, OnEscape):
+                    if effect.when is None or holds(effect.when, player, game, combat):
+                        apply_outcomes(game, player, effect.effects, source=monster.name)
+            else:
+                game.note(f"{monster.name} catches {player.name}: {result.reason}")
+                apply_outcomes(game, player, monster.monster.bad_stuff, source=monster.name)
+            result.dead = player.dead
+    return results
+
+
+def _run_from(game: Game, combat: Combat, player: Player, monster: MonsterInPlay) -> RunResult:
+    card = monster.monster
+    name = monster.name
+    if player.name in combat.sacrificed:
+        return RunResult(player.name, name, True, "sacrificed a follower")
+    for effect in effects_of(card, AutomaticEscape):
+        if effect.when is None or holds(effect.when, player, game, combat):
+            return RunResult(player.name, name, True, "escape is automatic")
+    for pursuit in effects_of(card, NoPursuit):
+        exempt = pursuit.unless is not None and holds(pursuit.unless, player, game, combat)
+        if player.level <= pursuit.max_level and not exempt:
+            return RunResult(player.name, name, True, f"it does not pursue Level {player.level}")
+    if combat.auto_escape.get(player.name, 0):
+        return RunResult(player.name, name, True, "a card gives an automatic escape")
+    if effects_of(card, CannotEscape):
+        return RunResult(player.name, name, False, "it cannot be outrun")
+    for discard_rule in effects_of(card, EscapeByDiscard):
+        candidates = [i for i in player.items if set(discard_rule.tags) & set(i.card.tags)]
+        pick = game.chooser.discard_for_escape(game, player, candidates)
+        if pick is not None:
+            lose_item(game, player, pick)
+            return RunResult(player.name, name, True, f"threw it {pick.name}")
+    modifier = runaway_modifier(game, combat, player, monster)
+    loaded = combat.loaded_die.pop(player.name, None)
+    roll = loaded if loaded is not None else game.roll(player)
+    total = roll + modifier
+    if total >= ESCAPE_ROLL and player.name in combat.glued:
+        # Flask of Glue: the escape is undone and the roll is made again.
+        combat.glued.discard(player.name)
+        roll = game.roll(player)
+        total = roll + modifier
+    game.note(f"{player.name} rolls {roll}{modifier:+d} to run from {name}")
+    if total >= ESCAPE_ROLL:
+        return RunResult(player.name, name, True, f"rolled {total}", roll, modifier)
+    if player.name in combat.escape_after_fail:
+        combat.escape_after_fail.discard(player.name)
+        return RunResult(player.name, name, True, "escaped after a failed roll", roll, modifier)
+    return RunResult(
+        player.name, name, False, f"rolled {total}, needed {ESCAPE_ROLL}", roll, modifier
+    )

@@ -1,0 +1,370 @@
+"""The table: cards, players, decks, the die, and the invariants that always hold.
+
+Every physical card is a `CardInstance` (a unique id plus its immutable typed definition), and
+every instance is in exactly one place: a deck, a discard pile, a hand, a player's table, or the
+current combat. Moves check everything first and only then change the state, so a refused move
+(`RuleViolation`) leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from validator.engine.cards import (
+    CHARACTER_KINDS as CHARACTER_KINDS,
+)
+from validator.engine.cards import (
+    CardBase,
+    CharacterCard,
+    CurseCard,
+    EffectBase,
+    FollowerCard,
+    ItemCard,
+    MonsterCard,
+    OneShotCard,
+)
+
+if TYPE_CHECKING:
+    from validator.engine.combat import Combat
+
+WINNING_LEVEL = 10
+HAND_LIMIT = 5
+
+
+class RuleViolation(Exception):
+    """A move the rules forbid. The message says which rule; the state is unchanged."""
+
+
+class Die(Protocol):
+    def roll(self) -> int: ...
+
+
+class SeededDie:
+    """A fair six-sided die driven by the game's seeded random generator."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def roll(self) -> int:
+        return self._rng.randint(1, 6)
+
+
+class ScriptedDie:
+    """Forced results used in order, then the fallback die (scenarios' `dice:`)."""
+
+    def __init__(self, results: Sequence[int], fallback: Die) -> None:
+        self.results = list(results)
+        self._fallback = fallback
+        self.used = 0
+
+    def roll(self) -> int:
+        if self.results:
+            self.used += 1
+            return self.results.pop(0)
+        return self._fallback.roll()
+
+
+@dataclass(frozen=True, eq=False)
+class CardInstance:
+    """One physical card. Immutable, so copies of the game state share them."""
+
+    uid: int
+    card: CardBase
+    set_code: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def kind(self) -> str:
+        return self.card.kind_name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}#{self.uid}>"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardInstance:
+        return self
+
+
+# Keyed by id(); each entry keeps its card alive, so an id cannot be reused while cached.
+_EFFECTS_CACHE: dict[tuple[int, type], tuple[CardBase, tuple[Any, ...]]] = {}
+
+
+def effects_of[T: EffectBase](card: CardBase, effect_type: type[T]) -> tuple[T, ...]:
+    """The card's top-level effects of one type (cached: cards are immutable)."""
+    key = (id(card), effect_type)
+    hit = _EFFECTS_CACHE.get(key)
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found: tuple[T, ...] = tuple(e for e in card.effects if isinstance(e, effect_type))
+    _EFFECTS_CACHE[key] = (card, found)
+    return found
+
+
+def item_bonus(card: CardBase) -> int:
+    bonus = getattr(card, "bonus", 0)
+    return bonus if isinstance(bonus, int) else 0
+
+
+def gold_value(card: CardBase) -> int:
+    gold = getattr(card, "gold", None)
+    return gold if isinstance(gold, int) else 0
+
+
+def is_big(card: CardBase) -> bool:
+    return bool(getattr(card, "big", False))
+
+
+@dataclass(frozen=True)
+class Options:
+    faster_play: bool = False
+    shared_victory: bool = False
+
+
+@dataclass
+class Player:
+    name: str
+    level: int = 1
+    sex: str = "male"
+    hand: list[CardInstance] = field(default_factory=list)
+    # Items in play: equipped ones give their bonus; carried ones do not.
+    equipped: list[CardInstance] = field(default_factory=list)
+    carried: list[CardInstance] = field(default_factory=list)
+    # Character cards by axis (race, class...), attachments (Super Munchkin, Half-Breed).
+    character: list[CardInstance] = field(default_factory=list)
+    attachments: list[CardInstance] = field(default_factory=list)
+    followers: list[CardInstance] = field(default_factory=list)
+    curses: list[CardInstance] = field(default_factory=list)
+    # Cheat! cards in play, each attached to one item (by uid).
+    cheats: dict[int, CardInstance] = field(default_factory=dict)
+    # The item (uid) a Hireling carries outside the limits.
+    follower_carries: dict[int, int] = field(default_factory=dict)
+    # Penalties waiting for the next combat (from curses such as Change Sex).
+    next_combat: list[CardInstance] = field(default_factory=list)
+    dead: bool = False
+    needs_fresh_start: bool = False
+    double_sale_used: bool = False
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name} L{self.level}>"
+
+    # -- what the player is -----------------------------------------------------------------
+
+    def axis_cards(self, axis: str) -> list[CardInstance]:
+        return [c for c in self.character if c.kind == axis]
+
+    def trait_names(self, axis: str) -> set[str]:
+        names = {c.name.casefold() for c in self.axis_cards(axis)}
+        if axis == "race" and not names:
+            names = {"human"}
+        return names
+
+    def has_trait(self, axis: str, name: str) -> bool:
+        return name.casefold() in self.trait_names(axis)
+
+    def extra_slots(self, axis: str) -> int:
+        from validator.engine.cards import ExtraCharacterCard
+
+        return sum(
+            e.count
+            for a in self.attachments
+            for e in effects_of(a.card, ExtraCharacterCard)
+            if e.axis == axis
+        )
+
+    def super_single(self, axis: str) -> bool:
+        """Super Munchkin / Half-Breed with a single card: its drawbacks do not apply."""
+        return self.extra_slots(axis) > 0 and len(self.axis_cards(axis)) == 1
+
+    @property
+    def items(self) -> list[CardInstance]:
+        return self.equipped + self.carried
+
+    def in_play(self) -> Iterator[CardInstance]:
+        yield from self.character
+        yield from self.attachments
+        yield from self.equipped
+        yield from self.carried
+        yield from self.followers
+        yield from self.curses
+        yield from self.cheats.values()
+        yield from self.next_combat
+
+    def ability_sources(self) -> Iterator[CardInstance]:
+        """Cards whose passive effects apply to this player."""
+        yield from self.character
+        yield from self.attachments
+        yield from self.followers
+        yield from self.curses
+
+    def passive_effects[T: EffectBase](self, effect_type: type[T]) -> Iterator[T]:
+        for source in self.ability_sources():
+            yield from effects_of(source.card, effect_type)
+
+    def hand_limit(self) -> int:
+        from validator.engine.cards import HandSize
+
+        sizes = [e.size for e in self.passive_effects(HandSize)]
+        return max(sizes) if sizes else HAND_LIMIT
+
+
+@dataclass
+class Game:
+    """The whole state of a game. `players[active]` is the player whose turn it is."""
+
+    players: list[Player]
+    door_deck: list[CardInstance] = field(default_factory=list)  # index 0 is the top
+    treasure_deck: list[CardInstance] = field(default_factory=list)
+    door_discard: list[CardInstance] = field(default_factory=list)
+    treasure_discard: list[CardInstance] = field(default_factory=list)
+    rng: random.Random = field(default_factory=random.Random)
+    die: Die | None = None
+    options: Options = field(default_factory=Options)
+    combat: Combat | None = None
+    last_combat: Combat | None = None
+    active: int = 0
+    phase: str = "start"  # start, kicked, after_door, charity
+    turn_number: int = 1
+    fought_this_turn: bool = False
+    winner: Player | None = None
+    winners: list[Player] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    logging: bool = True
+    # A bot or a scenario decides the players' choices; see choices.py.
+    chooser: Any = None
+
+    def __post_init__(self) -> None:
+        if self.die is None:
+            self.die = SeededDie(self.rng)
+        if self.chooser is None:
+            from validator.engine.choices import DefaultChooser
+
+            self.chooser = DefaultChooser()
+
+    # -- lookups ------------------------------------------------------------------------------
+
+    @property
+    def active_player(self) -> Player:
+        return self.players[self.active]
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name.casefold() == name.casefold():
+                return p
+        raise RuleViolation(f"there is no player named {name!r}")
+
+    def neighbours(self, player: Player) -> tuple[Player, Player]:
+        """(left, right): left is the next player in turn order."""
+        i = self.players.index(player)
+        n = len(self.players)
+        return self.players[(i + 1) % n], self.players[(i - 1) % n]
+
+    def others(self, player: Player, start: str = "left") -> list[Player]:
+        i = self.players.index(player)
+        n = len(self.players)
+        step = 1 if start == "left" else -1
+        return [self.players[(i + step * k) % n] for k in range(1, n)]
+
+    def note(self, message: str) -> None:
+        if self.logging:
+            self.log.append(message)
+
+    def roll(self, player: Player | None = None) -> int:
+        """A die roll, with the roller's die modifiers (Chicken on Your Head)."""
+        from validator.engine.cards import DieRolls
+
+        assert self.die is not None
+        result = self.die.roll()
+        if player is not None:
+            result += sum(e.amount for e in player.passive_effects(DieRolls))
+        return result
+
+    # -- decks --------------------------------------------------------------------------------
+
+    def draw(self, deck: str) -> CardInstance:
+        pile = self.door_deck if deck == "door" else self.treasure_deck
+        if not pile:
+            discard = self.door_discard if deck == "door" else self.treasure_discard
+            if not discard:
+                raise RuleViolation(f"the {deck} deck and its discards are empty")
+            pile.extend(discard)
+            discard.clear()
+            self.rng.shuffle(pile)
+        return pile.pop(0)
+
+    def can_draw(self, deck: str) -> bool:
+        if deck == "door":
+            return bool(self.door_deck or self.door_discard)
+        return bool(self.treasure_deck or self.treasure_discard)
+
+    def discard(self, card: CardInstance) -> None:
+        (self.door_discard if card.card.deck == "door" else self.treasure_discard).append(card)
+
+    def discard_all(self, cards: Iterable[CardInstance]) -> None:
+        for card in cards:
+            self.discard(card)
+
+    # -- where cards are ----------------------------------------------------------------------
+
+    def all_cards(self) -> Iterator[tuple[str, CardInstance]]:
+        """Every card with the name of its place, for the one-place invariant."""
+        for label, pile in (
+            ("door deck", self.door_deck),
+            ("treasure deck", self.treasure_deck),
+            ("door discard", self.door_discard),
+            ("treasure discard", self.treasure_discard),
+        ):
+            for card in pile:
+                yield label, card
+        for p in self.players:
+            for card in p.hand:
+                yield f"{p.name}'s hand", card
+            for card in p.in_play():
+                yield f"{p.name}'s table", card
+        if self.combat is not None:
+            for card in self.combat.cards():
+                yield "combat", card
+
+
+def remove_from(cards: list[CardInstance], card: CardInstance) -> None:
+    for i, c in enumerate(cards):
+        if c is card:
+            del cards[i]
+            return
+    raise ValueError(f"{card!r} is not there")
+
+
+def find_by_name(cards: Iterable[CardInstance], name: str) -> CardInstance | None:
+    key = name.casefold()
+    for card in cards:
+        if card.name.casefold() == key:
+            return card
+    return None
+
+
+def is_item(card: CardBase) -> bool:
+    return isinstance(card, ItemCard)
+
+
+def is_monster(card: CardBase) -> bool:
+    return isinstance(card, MonsterCard)
+
+
+def is_character(card: CardBase) -> bool:
+    return isinstance(card, CharacterCard) and card.kind in CHARACTER_KINDS
+
+
+def is_follower(card: CardBase) -> bool:
+    return isinstance(card, FollowerCard)
+
+
+def is_one_shot(card: CardBase) -> bool:
+    return isinstance(card, OneShotCard)
+
+
+def is_curse(card: CardBase) -> bool:
+    return isinstance(card, CurseCard)

@@ -1,0 +1,868 @@
+"""Moves: turn phases and everything a player may do, each checked before it changes anything.
+
+Every public function here is a move. It raises `RuleViolation` naming the rule that forbids
+it, before touching the state, so a refused move leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from validator.engine.badstuff import (
+    apply_outcomes,
+    change_level,
+    detach_item,
+    discard_character,
+    receive_drawn,
+    take_card,
+)
+from validator.engine.cards import (
+    AddMonster,
+    AutomaticEscape,
+    CancelCurse,
+    CancelEscape,
+    CardBase,
+    CarryItem,
+    ChangeDieRoll,
+    Cheat,
+    CurseCard,
+    DoubleStrength,
+    DrawTreasures,
+    ExtraBigItems,
+    ExtraCharacterCard,
+    GainLevels,
+    KillMonster,
+    LevelCard,
+    Mate,
+    MonsterCard,
+    MonsterEnhancerCard,
+    OnlySlotBonuses,
+    OutcomeBase,
+    RemoveMonster,
+    ReplaceMonster,
+    RunAway,
+    SellDouble,
+    StealLevel,
+    Strength,
+    TakeItemInCombat,
+    TransferCombat,
+)
+from validator.engine.combat import (
+    Combat,
+    MonsterInPlay,
+    OneShotPlay,
+    offer_help,
+    remove_monster,
+    require_combat,
+    side_is_winning,
+    start_combat,
+    usable_by,
+)
+from validator.engine.combat_specials import _monster_arrives, _monster_named, end_if_empty
+from validator.engine.conditions import holds
+from validator.engine.state import (
+    CHARACTER_KINDS,
+    WINNING_LEVEL,
+    CardInstance,
+    Game,
+    Player,
+    RuleViolation,
+    effects_of,
+    gold_value,
+    is_big,
+    is_follower,
+    is_item,
+    is_monster,
+    is_one_shot,
+    remove_from,
+)
+
+JOINING_TAGS = ("undead", "shark", "in-black")
+HANDS = {"one_hand": 1, "two_hands": 2}
+SINGLE_SLOTS = ("headgear", "armor", "footgear", "vehicle")
+
+
+# -- turn phases ------------------------------------------------------------------------
+
+
+def begin_turn(game: Game) -> None:
+    """Start the active player's turn: the dead come back, a fresh character draws its cards."""
+    player = game.active_player
+    for p in game.players:
+        p.dead = False
+    if player.needs_fresh_start:
+        player.needs_fresh_start = False
+        for deck in ("door", "treasure"):
+            for _ in range(4):
+                if game.can_draw(deck):
+                    player.hand.append(game.draw(deck))
+    player.double_sale_used = False
+    game.phase = "start"
+    game.fought_this_turn = False
+    if game.options.faster_play and game.can_draw("door"):
+        receive_drawn(game, player, game.draw("door"))  # Listen at the Door, face down
+
+
+def _require_phase(game: Game, player: Player, phase: str, what: str) -> None:
+    if player is not game.active_player:
+        raise RuleViolation(f"{what} only on your own turn, and it is {game.active_player.name}'s")
+    if game.combat is not None:
+        raise RuleViolation(f"{what}: not while a combat is going on")
+    if game.phase != phase:
+        raise RuleViolation(f"{what}: not in this phase of the turn ({game.phase})")
+
+
+def kick_door(game: Game, player: Player) -> CardInstance:
+    """Draw the top Door card face up: fight a monster, suffer a curse, or keep the card."""
+    _require_phase(game, player, "start", "kicking open the door")
+    if not game.can_draw("door"):
+        raise RuleViolation("the Door deck is empty")
+    card = game.draw("door")
+    game.phase = "kicked"
+    game.note(f"{player.name} kicks open the door: {card.name}")
+    if is_monster(card.card):
+        start_combat(game, player, card)
+    elif isinstance(card.card, CurseCard):
+        _curse(game, card, player)
+    else:
+        receive_drawn(game, player, card)
+    return card
+
+
+def look_for_trouble(game: Game, player: Player, monster: CardInstance) -> None:
+    _require_phase(game, player, "kicked", "looking for trouble")
+    if game.fought_this_turn:
+        raise RuleViolation("you already fought a monster this turn")
+    if monster not in player.hand or not is_monster(monster.card):
+        raise RuleViolation(f"{monster.name} is not a monster in {player.name}'s hand")
+    remove_from(player.hand, monster)
+    game.phase = "after_door"
+    start_combat(game, player, monster)
+
+
+def loot_room(game: Game, player: Player) -> CardInstance:
+    _require_phase(game, player, "kicked", "looting the room")
+    if game.fought_this_turn:
+        raise RuleViolation("you fought a monster this turn, so there is no room to loot")
+    deck = "treasure" if game.options.faster_play else "door"
+    if not game.can_draw(deck):
+        raise RuleViolation(f"the {deck} deck is empty")
+    card = game.draw(deck)
+    player.hand.append(card)
+    game.phase = "after_door"
+    return card
+
+
+def end_turn(game: Game) -> None:
+    """Charity, then the next player's turn begins."""
+    player = game.active_player
+    if game.combat is not None:
+        raise RuleViolation("the turn cannot end during a combat")
+    charity(game, player)
+    game.active = (game.active + 1) % len(game.players)
+    game.turn_number += 1
+    begin_turn(game)
+
+
+def charity(game: Game, player: Player) -> None:
+    """Cards over the hand limit go to the lowest-Level player(s), or are discarded by them."""
+    excess = len(player.hand) - player.hand_limit()
+    if excess <= 0:
+        return
+    gifts = game.chooser.charity(game, player, excess)
+    living = [p for p in game.players if not p.dead]
+    lowest = min(p.level for p in living)
+    receivers = [p for p in living if p.level == lowest and p is not player]
+    for card in gifts:
+        remove_from(player.hand, card)
+    if player.level == lowest or not receivers:
+        game.discard_all(gifts)
+        return
+    for index, card in enumerate(gifts):
+        receivers[index % len(receivers)].hand.append(card)
+
+
+# -- items ------------------------------------------------------------------------
+
+
+def big_allowance(player: Player) -> float:
+    extra: float = 0
+    for effect in player.passive_effects(ExtraBigItems):
+        if effect.count == "unlimited":
+            return float("inf")
+        extra += effect.count
+    extra += sum(1 for f in player.followers for _ in effects_of(f.card, CarryItem))
+    return 1 + extra
+
+
+def _big_items(player: Player) -> list[CardInstance]:
+    return [i for i in player.items if is_big(i.card) and i.uid not in player.cheats]
+
+
+def check_can_hold(player: Player, card: CardInstance) -> None:
+    over_limit = len(_big_items(player)) + 1 > big_allowance(player)
+    if is_big(card.card) and card.uid not in player.cheats and over_limit:
+        held = ", ".join(i.name for i in _big_items(player))
+        raise RuleViolation(
+            f"{player.name} may carry only one Big item and already has {held}; sell, trade or "
+            "lose it first (a Dwarf, a Hireling or Cheat! allows more)"
+        )
+
+
+def equip_problem(game: Game, player: Player, card: CardInstance) -> str | None:
+    """Why this item cannot be equipped now (None when it can)."""
+    if card.uid in player.cheats:
+        return None
+    if not usable_by(game, player, card):
+        restriction = getattr(card.card, "usable_by", None)
+        forbidden = getattr(card.card, "not_usable_by", None)
+        if restriction is not None and not holds(restriction, player, game):
+            return f"{card.name} is usable only by {restriction.phrase()}"
+        assert forbidden is not None
+        return f"{card.name} is not usable by {forbidden.phrase()}"
+    slot = getattr(card.card, "slot", None)
+    others = [i for i in player.equipped if i is not card and i.uid not in player.cheats]
+    if slot in SINGLE_SLOTS and any(getattr(i.card, "slot", None) == slot for i in others):
+        current = next(i.name for i in others if getattr(i.card, "slot", None) == slot)
+        return f"only one {slot} may be equipped, and {current} is"
+    if slot in HANDS:
+        used = sum(HANDS.get(getattr(i.card, "slot", None) or "", 0) for i in others)
+        if used + HANDS[slot] > 2:
+            return f"{card.name} needs {HANDS[slot]} hand(s) and only {2 - used} are free"
+    return None
+
+
+def place_in_play(game: Game, player: Player, card: CardInstance) -> None:
+    """Put an item on the table: equipped when the rules allow it, carried otherwise."""
+    check_can_hold(player, card)
+    if equip_problem(game, player, card) is None and not is_one_shot(card.card):
+        player.equipped.append(card)
+    else:
+        player.carried.append(card)
+
+
+def _not_in_combat(game: Game, player: Player, what: str) -> None:
+    combat = game.combat
+    if combat is not None and player in combat.side:
+        raise RuleViolation(f"{what}: not during a combat")
+
+
+def equip(game: Game, player: Player, card: CardInstance) -> None:
+    """Equip an item from the hand (own turn) or from those carried."""
+    _not_in_combat(game, player, "changing items")
+    if card in player.equipped:
+        raise RuleViolation(f"{card.name} is already equipped")
+    from_hand = card in player.hand
+    if not from_hand and card not in player.carried:
+        raise RuleViolation(f"{player.name} has no {card.name} to equip")
+    if not is_item(card.card):
+        raise RuleViolation(f"{card.name} is not an item that can be equipped")
+    if from_hand:
+        if player is not game.active_player:
+            raise RuleViolation("items are played from the hand only on your own turn")
+        check_can_hold(player, card)
+    problem = equip_problem(game, player, card)
+    if problem:
+        raise RuleViolation(problem)
+    if from_hand:
+        remove_from(player.hand, card)
+    else:
+        remove_from(player.carried, card)
+    player.equipped.append(card)
+
+
+def unequip(game: Game, player: Player, card: CardInstance) -> None:
+    _not_in_combat(game, player, "changing items")
+    if card not in player.equipped:
+        raise RuleViolation(f"{card.name} is not equipped")
+    remove_from(player.equipped, card)
+    player.carried.append(card)
+
+
+def sell(game: Game, player: Player, cards: Sequence[CardInstance]) -> int:
+    """Sell items (from hand or table) for a level per 1,000 Gold; no change; never to 10."""
+    if player is not game.active_player:
+        raise RuleViolation("items are sold only on your own turn")
+    if game.combat is not None:
+        raise RuleViolation("items cannot be sold during combat")
+    if not cards:
+        raise RuleViolation("name the items to sell")
+    if len({c.uid for c in cards}) != len(cards):
+        raise RuleViolation("each item can be sold once")
+    for card in cards:
+        if card not in player.hand and card not in player.items:
+            raise RuleViolation(f"{player.name} has no {card.name} to sell")
+        if not (is_item(card.card) or is_one_shot(card.card)):
+            raise RuleViolation(f"{card.name} is not an item and cannot be sold")
+    values = sorted((gold_value(c.card) for c in cards), reverse=True)
+    doubled = False
+    if values and not player.double_sale_used and any(player.passive_effects(SellDouble)):
+        values[0] *= 2
+        doubled = True
+    total = sum(values)
+    levels = total // 1000
+    if levels == 0:
+        raise RuleViolation(f"selling needs at least 1,000 Gold of items; these make {total}")
+    if player.level + levels >= WINNING_LEVEL:
+        raise RuleViolation(
+            f"selling cannot take you to Level {WINNING_LEVEL}: you must kill a monster for it"
+        )
+    for card in cards:
+        take_card(game, player, card)
+        game.discard(card)
+    player.double_sale_used = player.double_sale_used or doubled
+    change_level(game, player, levels)
+    return levels
+
+
+# -- playing cards ------------------------------------------------------------------------
+
+
+def _from_hand_or_table(player: Player, card: CardInstance) -> None:
+    if card in player.hand:
+        remove_from(player.hand, card)
+    elif card in player.carried or card in player.equipped:
+        remove_from(player.carried if card in player.carried else player.equipped, card)
+    else:
+        raise RuleViolation(f"{player.name} has no {card.name}")
+
+
+def play(
+    game: Game,
+    player: Player,
+    card: CardInstance,
+    *,
+    target_player: Player | None = None,
+    target_monster: str | None = None,
+    with_card: CardInstance | None = None,
+) -> None:
+    """Play a card from the hand (or a one-shot from the table), as its kind allows."""
+    if card not in player.hand and not (is_one_shot(card.card) and card in player.items):
+        raise RuleViolation(f"{card.name} is not in {player.name}'s hand")
+    definition = card.card
+    if isinstance(definition, CurseCard):
+        _play_curse(game, player, card, target_player or player)
+    elif isinstance(definition, MonsterEnhancerCard):
+        _play_enhancer(game, player, card, target_monster)
+    elif isinstance(definition, LevelCard):
+        _play_level(game, player, card, target_player or player)
+    elif definition.kind_name in CHARACTER_KINDS:
+        _play_character(game, player, card)
+    elif is_one_shot(definition):
+        _play_one_shot(game, player, card, target_player, target_monster, with_card)
+    elif is_item(definition):
+        if game.combat is not None and player in game.combat.side:
+            raise RuleViolation("items cannot be put into play during your combat")
+        if player is not game.active_player:
+            raise RuleViolation("items are played from the hand only on your own turn")
+        check_can_hold(player, card)
+        remove_from(player.hand, card)
+        place_in_play(game, player, card)
+    elif is_follower(definition):
+        remove_from(player.hand, card)
+        player.followers.append(card)
+    elif is_monster(definition):
+        look_for_trouble(game, player, card)
+    else:
+        _play_other(game, player, card, target_player, target_monster, with_card)
+
+
+def _play_curse(game: Game, player: Player, card: CardInstance, target: Player) -> None:
+    remove_from(player.hand, card)
+    _curse(game, card, target)
+
+
+def _curse(game: Game, card: CardInstance, target: Player) -> None:
+    """A curse hits its victim: outcomes at once, lasting parts stay with the victim."""
+    definition = card.card
+    assert isinstance(definition, CurseCard)
+    game.note(f"{card.name} hits {target.name}")
+    outcomes = [e for e in definition.effects if isinstance(e, OutcomeBase)]
+    lasting = [e for e in definition.effects if not isinstance(e, OutcomeBase)]
+    apply_outcomes(game, target, outcomes, source=card.name)
+    next_combat = any(
+        getattr(e, "duration", None) == "next_combat" or isinstance(e, OnlySlotBonuses)
+        for e in lasting
+    )
+    if next_combat:
+        target.next_combat.append(card)
+    elif lasting and definition.persistent:
+        target.curses.append(card)
+    else:
+        game.discard(card)
+
+
+def _play_enhancer(game: Game, player: Player, card: CardInstance, monster: str | None) -> None:
+    combat = require_combat(game)
+    target = _monster_named(combat, monster)
+    if target.mate_of is not None:
+        target = target.mate_of  # enhancing a Mate enhances the pair
+    remove_from(player.hand, card)
+    target.enhancers.append(card)
+    game.note(f"{player.name} plays {card.name} on {target.name}")
+
+
+def _play_level(game: Game, player: Player, card: CardInstance, target: Player) -> None:
+    definition = card.card
+    assert isinstance(definition, LevelCard)
+    if definition.requires is not None and not holds(definition.requires, player, game):
+        raise RuleViolation(f"{card.name} is playable only by {definition.requires.phrase()}")
+    gain = sum(e.amount for e in effects_of(definition, GainLevels))
+    if target.level + gain >= WINNING_LEVEL:
+        raise RuleViolation(
+            f"{card.name} cannot give the winning level: Level {WINNING_LEVEL} needs a kill"
+        )
+    if target.dead:
+        raise RuleViolation(f"{target.name} is dead and cannot go up a level")
+    remove_from(player.hand, card)
+    others = [e for e in definition.effects if not isinstance(e, GainLevels)]
+    apply_outcomes(game, player, others, source=card.name)
+    change_level(game, target, gain)
+    game.discard(card)
+
+
+def _play_character(game: Game, player: Player, card: CardInstance) -> None:
+    if player is not game.active_player:
+        raise RuleViolation(f"a new {card.kind} is played only on your own turn")
+    axis = card.kind
+    current = player.axis_cards(axis)
+    if any(c.name == card.name for c in current):
+        raise RuleViolation(f"{player.name} already is {card.name}: no two of the same card")
+    remove_from(player.hand, card)
+    limit = 1 + player.extra_slots(axis)
+    while len(player.axis_cards(axis)) >= limit:
+        # Playing a new one replaces the old: you cannot belong to more than the limit.
+        discard_character(game, player, player.axis_cards(axis)[0])
+    player.character.append(card)
+    game.note(f"{player.name} becomes {card.name}")
+
+
+def _play_one_shot(
+    game: Game,
+    player: Player,
+    card: CardInstance,
+    target_player: Player | None,
+    target_monster: str | None,
+    with_card: CardInstance | None,
+) -> None:
+    definition = card.card
+    combat = game.combat
+    effects = definition.effects
+    if combat is None:
+        if any(isinstance(e, CancelCurse) for e in effects):
+            _cancel_curse(game, player, card, target_player or player)
+            return
+        outcomes = [e for e in effects if isinstance(e, OutcomeBase)]
+        if outcomes:
+            _from_hand_or_table(player, card)
+            apply_outcomes(game, player, outcomes, source=card.name)
+            game.discard(card)
+            return
+        if card in player.items:
+            raise RuleViolation(f"{card.name} is used in combat, and there is none")
+        if player is not game.active_player:
+            raise RuleViolation("treasures are put on the table only on your own turn")
+        _from_hand_or_table(player, card)
+        place_in_play(game, player, card)
+        return
+    usable = getattr(definition, "usable_by", None)
+    if usable is not None and not holds(usable, player, game):
+        raise RuleViolation(f"{card.name} is usable only by {usable.phrase()}")
+    side = (
+        "monster"
+        if target_monster is not None and getattr(definition, "side", "either") != "player"
+        else "player"
+    )
+    if getattr(definition, "side", "either") == "monster":
+        side = "monster"
+    monster = _monster_named(combat, target_monster) if side == "monster" else None
+    # Check every effect before changing anything.
+    for effect in effects:
+        if isinstance(effect, DoubleStrength):
+            if player not in combat.side:
+                raise RuleViolation(f"{card.name} is for a player in the combat")
+            if effect.when is not None and not holds(effect.when, player, game, combat):
+                raise RuleViolation(f"{card.name} works only in {effect.when.phrase()}")
+        if isinstance(effect, TransferCombat) and (
+            target_player is None or target_player in combat.side
+        ):
+            raise RuleViolation(
+                f"{card.name} needs another player (on: NAME) to take over the fight"
+            )
+        if isinstance(effect, RemoveMonster) and effect.count != "all":
+            _monster_named(combat, target_monster)
+    _from_hand_or_table(player, card)
+    combat.one_shots.append(OneShotPlay(card, player, side, monster))
+    game.note(f"{player.name} plays {card.name} for the {side} side")
+    for effect in effects:
+        conditional = effect.when is not None and not isinstance(
+            effect, DoubleStrength | KillMonster
+        )
+        if conditional and effect.when is not None and not holds(effect.when, player, game, combat):
+            continue
+        if isinstance(effect, RemoveMonster):
+            victims = (
+                list(combat.monsters)
+                if effect.count == "all"
+                else [_monster_named(combat, target_monster)]
+            )
+            for victim in victims:
+                remove_monster(game, combat, victim, treasures=effect.treasures)
+        elif isinstance(effect, KillMonster):
+            for victim in list(combat.monsters):
+                if effect.when is None or _names_match(effect.when, victim):
+                    combat.monsters.remove(victim)
+                    combat.slain.append(victim)
+                    game.note(f"{card.name} kills {victim.name}")
+        elif isinstance(effect, AutomaticEscape):
+            if effect.timing == "after_failed_roll":
+                combat.escape_after_fail.add(player.name)
+            else:
+                for member in combat.side[: effect.players] if player in combat.side else [player]:
+                    combat.auto_escape[member.name] = 1
+        elif isinstance(effect, TransferCombat):
+            assert target_player is not None
+            combat.fighter = target_player
+        elif isinstance(effect, ChangeDieRoll):
+            combat.loaded_die[player.name] = 6
+        elif isinstance(effect, CancelEscape):
+            combat.glued.add((target_player or combat.fighter).name)
+        elif isinstance(effect, CancelCurse):
+            _cancel_curse(game, player, None, target_player or player)
+        elif isinstance(effect, OutcomeBase):
+            apply_outcomes(game, player, [effect], source=card.name)
+    end_if_empty(game, combat)
+
+
+def _names_match(condition: object, monster: MonsterInPlay) -> bool:
+    name = getattr(condition, "monster", None)
+    return name is None or monster.monster.name.casefold() == str(name).casefold()
+
+
+def _cancel_curse(game: Game, player: Player, card: CardInstance | None, target: Player) -> None:
+    lasting = target.curses + target.next_combat
+    if not lasting:
+        raise RuleViolation(f"{target.name} has no curse in play to cancel")
+    if card is not None:
+        _from_hand_or_table(player, card)
+        game.discard(card)
+    curse = lasting[0]
+    remove_from(target.curses if curse in target.curses else target.next_combat, curse)
+    game.discard(curse)
+    game.note(f"{player.name} cancels {curse.name} on {target.name}")
+
+
+def _play_other(
+    game: Game,
+    player: Player,
+    card: CardInstance,
+    target_player: Player | None,
+    target_monster: str | None,
+    with_card: CardInstance | None,
+) -> None:
+    definition = card.card
+    effects = definition.effects
+    if any(isinstance(e, ExtraCharacterCard) for e in effects):
+        axis = next(e.axis for e in effects if isinstance(e, ExtraCharacterCard))
+        if player is not game.active_player:
+            raise RuleViolation(f"{card.name} is played when you could play a {axis}: your turn")
+        if not player.axis_cards(axis):
+            raise RuleViolation(f"{card.name} needs a {axis} card in play to attach to")
+        if any(a.name == card.name for a in player.attachments):
+            raise RuleViolation(f"{player.name} already has {card.name}")
+        remove_from(player.hand, card)
+        player.attachments.append(card)
+        return
+    if any(isinstance(e, Cheat) for e in effects):
+        _play_cheat(game, player, card, with_card)
+        return
+    if any(isinstance(e, AddMonster) for e in effects):
+        combat = require_combat(game)
+        if with_card is None or with_card not in player.hand or not is_monster(with_card.card):
+            raise RuleViolation(
+                f"{card.name} needs a monster from {player.name}'s hand (with: NAME)"
+            )
+        remove_from(player.hand, card)
+        remove_from(player.hand, with_card)
+        combat.spent.append(card)
+        _add_monster(game, combat, with_card)
+        return
+    if any(isinstance(e, Mate) for e in effects):
+        combat = require_combat(game)
+        original = _monster_named(combat, target_monster)
+        if original.mate_of is not None:
+            original = original.mate_of
+        remove_from(player.hand, card)
+        combat.monsters.append(MonsterInPlay(card, mate_of=original))
+        game.note(f"{original.name} gets a Mate")
+        return
+    if any(isinstance(e, ReplaceMonster) for e in effects):
+        combat = require_combat(game)
+        old = _monster_named(combat, target_monster)
+        if with_card is None or with_card not in player.hand or not is_monster(with_card.card):
+            raise RuleViolation(
+                f"{card.name} needs a monster from {player.name}'s hand (with: NAME)"
+            )
+        remove_from(player.hand, card)
+        remove_from(player.hand, with_card)
+        combat.monsters.remove(old)
+        combat.removed.append((old, False))
+        combat.spent.append(card)
+        _add_monster(game, combat, with_card)
+        return
+    if any(isinstance(e, TakeItemInCombat) for e in effects):
+        _help_me_out(game, player, card, target_player, with_card)
+        return
+    if any(isinstance(e, RemoveMonster) for e in effects):
+        combat = require_combat(game)
+        remove_from(player.hand, card)
+        combat.spent.append(card)
+        fighter = combat.fighter
+        for effect in effects:
+            if isinstance(effect, RemoveMonster):
+                for victim in list(combat.monsters):
+                    remove_monster(game, combat, victim, treasures=effect.treasures)
+            elif isinstance(effect, DrawTreasures):
+                apply_outcomes(game, fighter, [effect], source=card.name)
+        end_if_empty(game, combat)
+        return
+    outcomes = [e for e in effects if isinstance(e, OutcomeBase)]
+    if outcomes:
+        steals = [e for e in outcomes if isinstance(e, StealLevel)]
+        if steals and target_player is not None:
+            if target_player is player or target_player.level <= 1:
+                raise RuleViolation(f"{card.name} needs another player above Level 1 to steal from")
+            remove_from(player.hand, card)
+            change_level(game, target_player, -1)
+            change_level(game, player, 1)
+        else:
+            remove_from(player.hand, card)
+            apply_outcomes(game, player, outcomes, source=card.name)
+        game.discard(card)
+        return
+    raise RuleViolation(f"{card.name} cannot be played now")
+
+
+def _add_monster(game: Game, combat: Combat, monster: CardInstance) -> None:
+    entry = MonsterInPlay(monster)
+    combat.monsters.append(entry)
+    game.note(f"{monster.name} joins the fight")
+    _monster_arrives(game, combat, entry)
+    end_if_empty(game, combat)
+
+
+def join_monster(game: Game, player: Player, monster: CardInstance) -> None:
+    """Play a monster from the hand into a fight by a joining tag (Undead, Shark, In Black)."""
+    combat = require_combat(game)
+    if monster not in player.hand or not isinstance(monster.card, MonsterCard):
+        raise RuleViolation(f"{monster.name} is not a monster in {player.name}'s hand")
+    shared = [
+        tag
+        for tag in JOINING_TAGS
+        if tag in monster.card.tags and any(tag in m.monster.tags for m in combat.monsters)
+    ]
+    if not shared:
+        raise RuleViolation(
+            f"{monster.name} can join only a fight with a monster sharing a joining tag "
+            f"({', '.join(JOINING_TAGS)}); otherwise it needs Wandering Monster"
+        )
+    remove_from(player.hand, monster)
+    _add_monster(game, combat, monster)
+
+
+def _play_cheat(game: Game, player: Player, card: CardInstance, item: CardInstance | None) -> None:
+    if item is None:
+        raise RuleViolation(f"{card.name} is attached to one of your items (with: ITEM)")
+    if item.uid in player.cheats:
+        raise RuleViolation(f"{item.name} already has {card.name}")
+    if item in player.hand:
+        _not_in_combat(game, player, "putting an item into play")
+        if player is not game.active_player:
+            raise RuleViolation("items are played from the hand only on your own turn")
+    elif item not in player.items:
+        raise RuleViolation(f"{player.name} has no {item.name}")
+    remove_from(player.hand, card)
+    player.cheats[item.uid] = card
+    if item in player.hand:
+        remove_from(player.hand, item)
+        player.equipped.append(item)
+    elif item in player.carried:
+        remove_from(player.carried, item)
+        player.equipped.append(item)
+
+
+def _help_me_out(
+    game: Game,
+    player: Player,
+    card: CardInstance,
+    owner: Player | None,
+    item: CardInstance | None,
+) -> None:
+    combat = require_combat(game)
+    if player is not combat.fighter:
+        raise RuleViolation(f"{card.name} is played by the fighter")
+    if owner is None or item is None or item not in owner.items:
+        raise RuleViolation(f"{card.name} needs a rival's item (on: PLAYER, with: ITEM)")
+    if side_is_winning(game, combat):
+        raise RuleViolation(f"{card.name} works only when you are losing")
+    detach_item(game, owner, item)
+    player.equipped.append(item)
+    if not side_is_winning(game, combat):
+        player.equipped.remove(item)
+        owner.equipped.append(item)
+        raise RuleViolation(f"{item.name} would not turn the fight into a win")
+    remove_from(player.hand, card)
+    combat.spent.append(card)
+
+
+def help_fight(
+    game: Game, helper: Player, *, treasures: int = 0, picks_first: bool = False
+) -> None:
+    offer_help(game, helper, treasures=treasures, picks_first=picks_first)
+
+
+def sacrifice(game: Game, player: Player, follower: CardInstance) -> None:
+    """Discard an ally or sidekick instead of rolling: automatic escape from every monster."""
+    combat = require_combat(game)
+    if player not in combat.side:
+        raise RuleViolation(f"{player.name} is not fighting")
+    if follower not in player.followers:
+        raise RuleViolation(f"{player.name} has no {follower.name} in play")
+    if follower.kind not in ("ally", "sidekick"):
+        raise RuleViolation(f"a {follower.kind} cannot be sacrificed to escape")
+    remove_from(player.followers, follower)
+    game.discard(follower)
+    combat.sacrificed.add(player.name)
+
+
+# -- abilities ------------------------------------------------------------------------
+
+
+def use_ability(
+    game: Game,
+    player: Player,
+    source: CardInstance,
+    ability_slug: str | None,
+    *,
+    discards: Sequence[CardInstance] = (),
+    target_player: Player | None = None,
+    target_monster: str | None = None,
+) -> None:
+    """Use a race/class (or follower) ability, paying its cost in discards."""
+    abilities = list(getattr(source.card, "abilities", []))
+    if source not in player.character and source not in player.followers:
+        raise RuleViolation(f"{player.name} does not have {source.name} in play")
+    if not abilities:
+        raise RuleViolation(f"{source.name} has no ability to use")
+    if ability_slug is None:
+        if len(abilities) != 1:
+            slugs = ", ".join(a.slug for a in abilities)
+            raise RuleViolation(f"{source.name} has several abilities; say which: {slugs}")
+        ability = abilities[0]
+    else:
+        found = [a for a in abilities if a.slug == ability_slug]
+        if not found:
+            from validator.engine.cards import nearest_word
+
+            known = [a.slug for a in abilities]
+            hint = nearest_word(ability_slug, known)
+            raise RuleViolation(
+                f"{source.name} has no ability {ability_slug!r}"
+                + (f"; did you mean {hint!r}?" if hint else f" (it has {', '.join(known)})")
+            )
+        ability = found[0]
+    combat = game.combat
+    if ability.timing in ("combat", "running_away") and combat is None:
+        raise RuleViolation(f"{ability.name} is used in combat")
+    if ability.when is not None and not holds(ability.when, player, game):
+        raise RuleViolation(f"{ability.name} works only against {ability.when.phrase()}")
+    # The cost: discards from the hand or the table (never a curse kept as a reminder).
+    own = (
+        set(id(c) for c in player.hand)
+        | set(id(c) for c in player.items)
+        | set(id(c) for c in player.character if c is not source)
+        | set(id(c) for c in player.followers)
+    )
+    for card in discards:
+        if id(card) not in own:
+            raise RuleViolation(f"{card.name} is not a card {player.name} may discard")
+    if len({id(c) for c in discards}) != len(discards):
+        raise RuleViolation("each card can be discarded once")
+    cost = ability.cost
+    count = len(discards)
+    if cost is not None:
+        if cost.discard_hand:
+            discards = list(player.hand)
+            count = len(discards)
+            if not discards:
+                raise RuleViolation(f"{ability.name} costs your whole hand, and it is empty")
+        elif cost.discard_up_to:
+            if not 1 <= count <= cost.discard_up_to:
+                raise RuleViolation(
+                    f"{ability.name} takes 1 to {cost.discard_up_to} discards, not {count}"
+                )
+        elif cost.discard and count != cost.discard:
+            raise RuleViolation(f"{ability.name} costs exactly {cost.discard} discard(s)")
+    target = player
+    if ability.target == "fighting_player":
+        if combat is None:
+            raise RuleViolation(f"{ability.name} needs a combat")
+        target = target_player or combat.fighter
+        if target not in combat.side:
+            raise RuleViolation(f"{target.name} is not fighting")
+    key = (player.name, source.name + ":" + ability.slug)
+    once = ability.limit == "once_per_combat" or (
+        ability.timing == "combat" and ability.limit is None and ability.target == "self"
+    )
+    if once and combat is not None and key in combat.abilities_used:
+        raise RuleViolation(f"{ability.name} can be used only once per combat")
+    per_victim = ability.limit == "once_per_victim_per_combat"
+    if per_victim and combat is not None and (key[1], target.name) in combat.backstabbed:
+        raise RuleViolation(f"{ability.name} hits each victim only once per combat")
+    removals = [e for e in ability.effects if isinstance(e, RemoveMonster)]
+    if removals and combat is not None:
+        _monster_named(combat, target_monster)
+    # Pay, then apply.
+    for card in discards:
+        if card in player.character:
+            discard_character(game, player, card)
+        else:
+            take_card(game, player, card)
+            game.discard(card)
+    if combat is not None:
+        combat.abilities_used.add(key)
+        combat.backstabbed.add((key[1], target.name))
+    game.note(f"{player.name} uses {ability.name} ({count} discard(s))")
+    for effect in ability.effects:
+        times = count if getattr(effect, "per", None) == "discarded_card" else 1
+        if isinstance(effect, Strength):
+            assert combat is not None
+            combat.ability_bonus[target.name] = combat.ability_bonus.get(target.name, 0) + (
+                effect.amount * times
+            )
+        elif isinstance(effect, RunAway):
+            assert combat is not None
+            combat.runaway_bonus[target.name] = combat.runaway_bonus.get(target.name, 0) + (
+                effect.amount * times
+            )
+        elif isinstance(effect, RemoveMonster):
+            assert combat is not None
+            remove_monster(
+                game, combat, _monster_named(combat, target_monster), treasures=effect.treasures
+            )
+            end_if_empty(game, combat)
+        elif isinstance(effect, OutcomeBase):
+            apply_outcomes(game, player, [effect], source=ability.name)
+        else:
+            raise RuleViolation(f"{ability.name}: the engine cannot use this ability yet")
+
+
+def discard_character_card(game: Game, player: Player, card: CardInstance) -> None:
+    """Any time, even in combat: "I don't want to be a Wizard any more"."""
+    if card not in player.character:
+        raise RuleViolation(f"{player.name} has no {card.name} in play")
+    discard_character(game, player, card)
+
+
+def card_definition(card: CardInstance) -> CardBase:
+    return card.card
