@@ -6,7 +6,7 @@ STAMP       := $(VENV)/.installed
 HOST        ?= 127.0.0.1
 PORT        ?= 8000
 
-.PHONY: run test setup lint typecheck pytest browser catalog check-catalog schema clean
+.PHONY: run test setup lint typecheck pytest browser catalog check-catalog schema clean bench simulate scenarios
 
 run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(PORT)
 	$(PY) manage.py migrate --no-input
@@ -50,3 +50,6 @@ schema: setup ## regenerate the JSON Schema of a card document
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+
+bench: setup ## games per second and scenarios per second (figures, never asserted)
+	$(PY) -m validator.engine.bench

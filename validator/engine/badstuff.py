@@ -53,7 +53,9 @@ if TYPE_CHECKING:
     from validator.engine.combat import Combat
 
 
-def change_level(game: Game, player: Player, delta: int, *, may_win: bool = False) -> int:
+def change_level(
+    game: Game, player: Player, delta: int, *, may_win: bool = False, reason: str = "card"
+) -> int:
     """Move a level up or down (never below 1; past 9 only when it may win). Returns the change."""
     if player.dead and delta > 0:
         return 0
@@ -68,13 +70,16 @@ def change_level(game: Game, player: Player, delta: int, *, may_win: bool = Fals
             f"{player.name} {'gains' if change > 0 else 'loses'} {abs(change)} level(s) "
             f"-> {player.level}"
         )
-    if player.level >= WINNING_LEVEL and may_win and game.winner is None:
-        declare_winner(game, player)
+    if player.level >= WINNING_LEVEL and may_win:
+        declare_winner(game, player, reason)
     return change
 
 
-def declare_winner(game: Game, player: Player) -> None:
-    game.winner = player
+def declare_winner(game: Game, player: Player, reason: str) -> None:
+    """reason: "kill" (the rule), "card" (a card that says it can win) or "shared"."""
+    game.win_reason.setdefault(player.name, reason)
+    if game.winner is None:
+        game.winner = player
     if player not in game.winners:
         game.winners.append(player)
     game.note(f"{player.name} wins the game")
@@ -96,8 +101,8 @@ def detach_item(game: Game, player: Player, item: CardInstance) -> None:
     for follower_uid, carried_uid in list(player.follower_carries.items()):
         if carried_uid == item.uid:
             del player.follower_carries[follower_uid]
-    slot = getattr(item.card, "slot", None)
-    if slot is not None:
+    slot = item.slot
+    if slot:
         for curse in list(player.curses):
             if getattr(curse.card, "ends_with_slot", None) == slot:
                 remove_from(player.curses, curse)
@@ -120,6 +125,7 @@ def take_card(game: Game, victim: Player, card: CardInstance) -> None:
     elif card in victim.followers:
         remove_from(victim.followers, card)
         victim.follower_carries.pop(card.uid, None)
+        enforce_big_limit(game, victim)
     else:
         raise ValueError(f"{card!r} is not {victim.name}'s")
 
@@ -129,7 +135,7 @@ def item_candidates(player: Player, effect: LoseItems) -> list[CardInstance]:
     out = []
     for item in pool:
         card = item.card
-        if effect.slot is not None and getattr(card, "slot", None) != effect.slot:
+        if effect.slot is not None and item.slot != effect.slot:
             continue
         if effect.size == "big" and not is_big(card):
             continue
@@ -343,6 +349,7 @@ def _apply_one(
         owner, item = max(loot, key=lambda t: (item_bonus(t[1].card), gold_value(t[1].card)))
         detach_item(game, owner, item)
         victim.carried.append(item)
+        enforce_big_limit(game, victim)
         game.note(f"{victim.name} steals {item.name} from {owner.name}")
         return True
     if isinstance(effect, StealLevel):
@@ -374,11 +381,11 @@ def _apply_one(
         if not candidates:
             return False
         card = candidates[0]
-        if card in victim.followers:
-            remove_from(victim.followers, card)
+        if card in victim.character:
+            discard_character(game, victim, card)
         else:
             take_card(game, victim, card)
-        game.discard(card)
+            game.discard(card)
         return True
     raise RuleViolation(f"the engine cannot apply {effect.type!r} yet")  # type: ignore[attr-defined]
 
@@ -437,11 +444,38 @@ def discard_character(
                 remove_from(player.attachments, attachment)
                 game.discard(attachment)
     game.note(f"{player.name} discards {card.name}")
+    enforce_big_limit(game, player)
+
+
+def enforce_big_limit(game: Game, player: Player) -> None:
+    """Someone who loses what let them carry extra Big items gives the excess to the
+    lowest-Level player(s) able to carry them, and discards what no one can take."""
+    from validator.engine.turn import big_allowance
+
+    while True:
+        bigs = [i for i in player.items if is_big(i.card) and i.uid not in player.cheats]
+        if len(bigs) <= big_allowance(player):
+            return
+        item = min(bigs, key=lambda c: (item_bonus(c.card), gold_value(c.card)))
+        detach_item(game, player, item)
+        takers = sorted(
+            (p for p in game.players if p is not player and not p.dead),
+            key=lambda p: p.level,
+        )
+        for taker in takers:
+            held = sum(1 for i in taker.items if is_big(i.card) and i.uid not in taker.cheats)
+            if held + 1 <= big_allowance(taker):
+                taker.carried.append(item)
+                game.note(f"{player.name} gives the extra Big item {item.name} to {taker.name}")
+                break
+        else:
+            game.discard(item)
+            game.note(f"{player.name} discards the extra Big item {item.name}")
 
 
 def receive_drawn(game: Game, player: Player, card: CardInstance) -> None:
     """A drawn card goes to the hand, unless it acts as soon as it is drawn (Hoard!)."""
-    if getattr(card.card, "timing", None) == "on_draw":
+    if card.timing == "on_draw":
         game.note(f"{player.name} draws {card.name}: it acts at once")
         game.discard(card)
         apply_outcomes(game, player, card.card.effects, source=card.name)

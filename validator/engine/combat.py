@@ -96,6 +96,8 @@ class Combat:
     slain: list[MonsterInPlay] = field(default_factory=list)
     loaded_die: dict[str, int] = field(default_factory=dict)
     glued: set[str] = field(default_factory=set)
+    # Treasures a monster hands over instead of fighting (Amazon), drawn with the rest.
+    extra_treasures: int = 0
     auto_escape: dict[str, int] = field(default_factory=dict)  # player -> monsters covered
     escape_after_fail: set[str] = field(default_factory=set)
     sacrificed: set[str] = field(default_factory=set)
@@ -147,13 +149,12 @@ class Combat:
 
 def usable_by(game: Game, player: Player, item: CardInstance) -> bool:
     """Whether the player may use this item now (restrictions, Super Munchkin, Cheat!)."""
-    card = item.card
     if item.uid in player.cheats:
         return True
-    allowed = getattr(card, "usable_by", None)
+    allowed = item.usable_by
     if allowed is not None and not holds(allowed, player, game):
         return False
-    forbidden = getattr(card, "not_usable_by", None)
+    forbidden = item.not_usable_by
     if forbidden is not None and holds(forbidden, player, game):
         axis = axis_of(forbidden)
         # With Super Munchkin / Half-Breed on a single card, its drawbacks do not apply.
@@ -166,34 +167,38 @@ def _pending[E: EffectBase](player: Player, effect_type: type[E]) -> list[E]:
 
 
 def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
-    level_only = bool(combat.monster_effects(LevelOnly))
-    strength = 0 if combat.monster_effects(IgnoreLevel) else player.level
+    level_only = any(effects_of(m.monster, LevelOnly) for m in combat.monsters)
+    ignore_level = any(effects_of(m.monster, IgnoreLevel) for m in combat.monsters)
+    strength = 0 if ignore_level else player.level
     if not level_only:
-        only_slots = {e.slot for e in _pending(player, OnlySlotBonuses)}
+        only_slots = (
+            {e.slot for e in _pending(player, OnlySlotBonuses)} if player.next_combat else set()
+        )
         for item in player.equipped:
             card = item.card
             if not usable_by(game, player, item):
                 continue
-            if only_slots and getattr(card, "slot", None) not in only_slots:
+            if only_slots and item.slot not in only_slots:
                 continue
-            strength += item_bonus(card)
-            strength += _strength_effects(game, combat, player, effects_of(card, Strength))
+            strength += item.bonus
+            extra = effects_of(card, Strength)
+            if extra:
+                strength += _strength_effects(game, combat, player, extra)
         for follower in player.followers:
-            strength += item_bonus(follower.card)
+            strength += follower.bonus
         strength += _strength_effects(game, combat, player, player.passive_effects(Strength))
         strength += combat.ability_bonus.get(player.name, 0)
-    strength += sum(
-        e.amount
-        for e in _pending(player, Strength)
-        if e.when is None or holds(e.when, player, game)
-    )
-    doubles = [
-        p
+    if player.next_combat:
+        strength += sum(
+            e.amount
+            for e in _pending(player, Strength)
+            if e.when is None or holds(e.when, player, game)
+        )
+    doubled = any(
+        p.side == "player" and p.by is player and effects_of(p.card.card, DoubleStrength)
         for p in combat.one_shots
-        if p.side == "player" and p.by is player
-        for _ in effects_of(p.card.card, DoubleStrength)
-    ]
-    if doubles and not level_only:
+    )
+    if doubled and not level_only:
         strength *= 2
     return strength
 
@@ -382,7 +387,7 @@ def _treasure_count(game: Game, combat: Combat, monster: MonsterInPlay) -> int:
 
 def _collect_removed_treasure(game: Game, combat: Combat) -> None:
     count = sum(_treasure_count(game, combat, m) for m, paid in combat.removed if paid)
-    _draw_rewards(game, combat, count)
+    _draw_rewards(game, combat, count + combat.extra_treasures)
 
 
 def _reward(game: Game, combat: Combat) -> None:
@@ -397,18 +402,20 @@ def _reward(game: Game, combat: Combat) -> None:
                 levels += effect.amount
         treasures += _treasure_count(game, combat, monster)
     treasures += sum(_treasure_count(game, combat, m) for m, paid in combat.removed if paid)
+    treasures += combat.extra_treasures
     killed = len(killed_monsters)
     game.note(f"{fighter.name} kills {', '.join(m.name for m in killed_monsters)}")
     from validator.engine.badstuff import change_level, declare_winner
 
-    change_level(game, fighter, levels, may_win=True)
+    change_level(game, fighter, levels, may_win=True, reason="kill")
     helper = combat.helper
     if helper is not None:
         per_monster = sum(e.amount for e in helper.passive_effects(HelperLevels))
         if per_monster:
-            change_level(game, helper, per_monster * killed, may_win=game.options.shared_victory)
+            shared = game.options.shared_victory and game.winner is fighter
+            change_level(game, helper, per_monster * killed, may_win=shared, reason="shared")
         if game.options.shared_victory and game.winner is fighter:
-            declare_winner(game, helper)
+            declare_winner(game, helper, "shared")
     _draw_rewards(game, combat, treasures)
 
 

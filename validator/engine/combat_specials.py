@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from validator.engine.badstuff import apply_outcomes, detach_item, receive_drawn
+from validator.engine.badstuff import apply_outcomes, detach_item
 from validator.engine.cards import BeforeCombat, Bribe, ChaseAway, MayDecline, RefusesCombat
 from validator.engine.combat import Combat, MonsterInPlay, remove_monster, require_combat
 from validator.engine.conditions import holds
@@ -21,9 +21,7 @@ def _monster_arrives(game: Game, combat: Combat, monster: MonsterInPlay) -> None
         if effect.when is not None and holds(effect.when, fighter, game, combat):
             game.note(f"{monster.name} will not fight {fighter.name}")
             remove_monster(game, combat, monster, treasures=False)
-            for _ in range(effect.treasures):
-                if game.can_draw("treasure"):
-                    receive_drawn(game, fighter, game.draw("treasure"))
+            combat.extra_treasures += effect.treasures
             return
     for toll in effects_of(monster.monster, BeforeCombat):
         if toll.when is None or holds(toll.when, fighter, game, combat):

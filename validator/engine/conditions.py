@@ -44,7 +44,7 @@ def holds(
         target = max(levels) if condition.level_rank == "highest" else min(levels)
         return player.level == target
     if isinstance(condition, Wearing):
-        return any(getattr(i.card, "slot", None) == condition.wearing for i in player.equipped)
+        return any(i.slot == condition.wearing for i in player.equipped)
     if isinstance(condition, HasInPlay):
         return any(c.kind == condition.has_in_play for c in player.in_play())
     if isinstance(condition, MonsterTagged):

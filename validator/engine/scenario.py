@@ -310,14 +310,26 @@ class CardLibrary:
         return entries[0]
 
 
+_SET_FILE_CACHE: dict[Path, tuple[float, list[CardBase]]] = {}
+
+
+def _set_file_cards(path: Path) -> list[CardBase]:
+    """A set file's cards, parsed once per version of the file (scenarios share them)."""
+    mtime = path.stat().st_mtime
+    hit = _SET_FILE_CACHE.get(path)
+    if hit is None or hit[0] != mtime:
+        hit = (mtime, list(load_set_file(path).cards))
+        _SET_FILE_CACHE[path] = hit
+    return hit[1]
+
+
 def library_from_set_files(codes: Sequence[str], directory: Path = DEFAULT_SET_DIR) -> CardLibrary:
     library = CardLibrary()
     for code in codes:
         path = directory / f"{code}.yaml"
         if not path.exists():
             raise KeyError(f"unknown set {code!r} (no {path})")
-        document = load_set_file(path)
-        for card in document.cards:
+        for card in _set_file_cards(path):
             library.add(code, card)
     return library
 

@@ -74,20 +74,51 @@ class CardInstance:
     uid: int
     card: CardBase
     set_code: str = ""
+    # Copied from the definition once, because the engine reads them on every strength check.
+    name: str = field(init=False)
+    kind: str = field(init=False)
+    slot: str = field(init=False)
+    big: bool = field(init=False)
+    bonus: int = field(init=False)
+    usable_by: Any = field(init=False)
+    not_usable_by: Any = field(init=False)
 
-    @property
-    def name(self) -> str:
-        return self.card.name
+    timing: str = field(init=False)
 
-    @property
-    def kind(self) -> str:
-        return self.card.kind_name
+    def __post_init__(self) -> None:
+        static = _static_fields(self.card)
+        for name, value in zip(_STATIC_NAMES, static, strict=True):
+            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         return f"<{self.name}#{self.uid}>"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CardInstance:
         return self
+
+
+_STATIC_NAMES = ("name", "kind", "slot", "big", "bonus", "usable_by", "not_usable_by", "timing")
+_STATIC_CACHE: dict[int, tuple[CardBase, tuple[Any, ...]]] = {}
+
+
+def _static_fields(card: CardBase) -> tuple[Any, ...]:
+    hit = _STATIC_CACHE.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    fields = card.__dict__  # the model's own field values: no slow attribute fallback
+    bonus = fields.get("bonus")
+    static = (
+        card.name,
+        fields["kind"],
+        fields.get("slot") or "",
+        bool(fields.get("big", False)),
+        bonus if isinstance(bonus, int) else 0,
+        fields.get("usable_by"),
+        fields.get("not_usable_by"),
+        fields.get("timing") or "",
+    )
+    _STATIC_CACHE[id(card)] = (card, static)
+    return static
 
 
 # Keyed by id(); each entry keeps its card alive, so an id cannot be reused while cached.
@@ -106,17 +137,17 @@ def effects_of[T: EffectBase](card: CardBase, effect_type: type[T]) -> tuple[T, 
 
 
 def item_bonus(card: CardBase) -> int:
-    bonus = getattr(card, "bonus", 0)
+    bonus = card.__dict__.get("bonus", 0)
     return bonus if isinstance(bonus, int) else 0
 
 
 def gold_value(card: CardBase) -> int:
-    gold = getattr(card, "gold", None)
+    gold = card.__dict__.get("gold")
     return gold if isinstance(gold, int) else 0
 
 
 def is_big(card: CardBase) -> bool:
-    return bool(getattr(card, "big", False))
+    return bool(card.__dict__.get("big", False))
 
 
 @dataclass(frozen=True)
@@ -201,9 +232,12 @@ class Player:
         yield from self.followers
         yield from self.curses
 
-    def passive_effects[T: EffectBase](self, effect_type: type[T]) -> Iterator[T]:
-        for source in self.ability_sources():
-            yield from effects_of(source.card, effect_type)
+    def passive_effects[T: EffectBase](self, effect_type: type[T]) -> list[T]:
+        found: list[T] = []
+        for pile in (self.character, self.attachments, self.followers, self.curses):
+            for source in pile:
+                found += effects_of(source.card, effect_type)
+        return found
 
     def hand_limit(self) -> int:
         from validator.engine.cards import HandSize
@@ -232,6 +266,9 @@ class Game:
     fought_this_turn: bool = False
     winner: Player | None = None
     winners: list[Player] = field(default_factory=list)
+    win_reason: dict[str, str] = field(default_factory=dict)
+    check_every_move: bool = True
+    total_cards: int | None = None
     log: list[str] = field(default_factory=list)
     logging: bool = True
     # A bot or a scenario decides the players' choices; see choices.py.
@@ -309,6 +346,25 @@ class Game:
             self.discard(card)
 
     # -- where cards are ----------------------------------------------------------------------
+
+    def card_piles(self) -> list[list[CardInstance]]:
+        """Every list that holds cards, for the one-place invariant's fast path."""
+        piles = [self.door_deck, self.treasure_deck, self.door_discard, self.treasure_discard]
+        for p in self.players:
+            piles += [
+                p.hand,
+                p.character,
+                p.attachments,
+                p.equipped,
+                p.carried,
+                p.followers,
+                p.curses,
+                p.next_combat,
+                list(p.cheats.values()),
+            ]
+        if self.combat is not None:
+            piles.append(list(self.combat.cards()))
+        return piles
 
     def all_cards(self) -> Iterator[tuple[str, CardInstance]]:
         """Every card with the name of its place, for the one-place invariant."""

@@ -69,7 +69,6 @@ from validator.engine.state import (
     RuleViolation,
     effects_of,
     gold_value,
-    is_big,
     is_follower,
     is_item,
     is_monster,
@@ -196,12 +195,15 @@ def big_allowance(player: Player) -> float:
 
 
 def _big_items(player: Player) -> list[CardInstance]:
-    return [i for i in player.items if is_big(i.card) and i.uid not in player.cheats]
+    return [i for i in player.items if i.big and i.uid not in player.cheats]
 
 
 def check_can_hold(player: Player, card: CardInstance) -> None:
-    over_limit = len(_big_items(player)) + 1 > big_allowance(player)
-    if is_big(card.card) and card.uid not in player.cheats and over_limit:
+    if (
+        card.big
+        and card.uid not in player.cheats
+        and len(_big_items(player)) + 1 > big_allowance(player)
+    ):
         held = ", ".join(i.name for i in _big_items(player))
         raise RuleViolation(
             f"{player.name} may carry only one Big item and already has {held}; sell, trade or "
@@ -220,13 +222,13 @@ def equip_problem(game: Game, player: Player, card: CardInstance) -> str | None:
             return f"{card.name} is usable only by {restriction.phrase()}"
         assert forbidden is not None
         return f"{card.name} is not usable by {forbidden.phrase()}"
-    slot = getattr(card.card, "slot", None)
+    slot = card.slot
     others = [i for i in player.equipped if i is not card and i.uid not in player.cheats]
-    if slot in SINGLE_SLOTS and any(getattr(i.card, "slot", None) == slot for i in others):
-        current = next(i.name for i in others if getattr(i.card, "slot", None) == slot)
+    if slot in SINGLE_SLOTS and any(i.slot == slot for i in others):
+        current = next(i.name for i in others if i.slot == slot)
         return f"only one {slot} may be equipped, and {current} is"
     if slot in HANDS:
-        used = sum(HANDS.get(getattr(i.card, "slot", None) or "", 0) for i in others)
+        used = sum(HANDS.get(i.slot, 0) for i in others)
         if used + HANDS[slot] > 2:
             return f"{card.name} needs {HANDS[slot]} hand(s) and only {2 - used} are free"
     return None

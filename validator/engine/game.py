@@ -1,0 +1,554 @@
+"""Whole games played by simple bots, with the invariants checked after every move.
+
+The bots are deliberately plain: they fight when they are likely to win, ask for help and
+bribe with a share of the Treasure, play enhancers and curses on the leader, sell items for
+levels, use Go Up a Level cards and give charity. They exist to exercise every rule and card in
+real play, and to measure the engine, not to play well.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any
+
+from validator.engine import turn
+from validator.engine.cards import (
+    CardBase,
+    CurseCard,
+    ExtraCharacterCard,
+    LevelCard,
+    MonsterCard,
+    MonsterEnhancerCard,
+    OneShotCard,
+    RemoveMonster,
+)
+from validator.engine.combat import (
+    Combat,
+    monsters_strength,
+    resolve,
+    side_member_strength,
+    side_strength,
+    side_wins_ties,
+)
+from validator.engine.combat_specials import bribe, chase_away, decline
+from validator.engine.state import (
+    CHARACTER_KINDS,
+    WINNING_LEVEL,
+    CardInstance,
+    Game,
+    Options,
+    Player,
+    RuleViolation,
+    effects_of,
+    gold_value,
+    is_big,
+    is_item,
+    item_bonus,
+)
+
+MAX_TURNS = 600
+SINGLE_SLOTS = turn.SINGLE_SLOTS
+
+
+class InvariantViolation(Exception):
+    pass
+
+
+def build_game(
+    cards: Iterable[tuple[str, CardBase]],
+    *,
+    players: int,
+    seed: int,
+    options: Options | None = None,
+    forced: Sequence[CardBase] = (),
+) -> Game:
+    """A new game: both decks built with every copy, shuffled by seed, four of each dealt."""
+    rng = random.Random(seed)
+    game = Game(
+        players=[Player(f"P{i + 1}", sex="female" if i % 2 else "male") for i in range(players)],
+        rng=rng,
+        options=options or Options(),
+    )
+    game.logging = False
+    uid = 0
+    # Decks are built in a fixed order, so a seed gives the same game whatever the cards' source.
+    for code, card in sorted(cards, key=lambda entry: (entry[0], entry[1].name)):
+        for _ in range(card.copies):
+            uid += 1
+            instance = CardInstance(uid, card, code)
+            (game.door_deck if card.deck == "door" else game.treasure_deck).append(instance)
+    for card in forced:
+        uid += 1
+        instance = CardInstance(uid, card, "forced")
+        (game.door_deck if card.deck == "door" else game.treasure_deck).append(instance)
+    rng.shuffle(game.door_deck)
+    rng.shuffle(game.treasure_deck)
+    for player in game.players:
+        for deck in ("door", "treasure"):
+            for _ in range(4):
+                if game.can_draw(deck):
+                    player.hand.append(game.draw(deck))
+    game.total_cards = uid
+    for player in game.players:
+        arrange(game, player)
+    return game
+
+
+# -- invariants ------------------------------------------------------------------------------------
+
+
+def check_invariants(game: Game) -> list[str]:
+    """Every card in exactly one place; levels 1..10; equip limits hold; a winner killed."""
+    problems: list[str] = []
+    piles = game.card_piles()
+    count = sum(map(len, piles))
+    distinct = len(set(chain.from_iterable(piles)))
+    if count != distinct or (game.total_cards is not None and count != game.total_cards):
+        seen: dict[int, str] = {}
+        for place, card in game.all_cards():
+            if card.uid in seen:
+                problems.append(f"{card.name} is both in {seen[card.uid]} and {place}")
+            seen[card.uid] = place
+        if game.total_cards is not None and count != game.total_cards:
+            problems.append(f"{count} cards on the table, {game.total_cards} in the game")
+    for p in game.players:
+        if not 1 <= p.level <= WINNING_LEVEL:
+            problems.append(f"{p.name} is at Level {p.level}")
+        if p.level == WINNING_LEVEL and p not in game.winners:
+            problems.append(f"{p.name} reached Level {WINNING_LEVEL} without winning")
+        if len(p.equipped) > 1 or len(p.items) > 1:
+            problems += _equip_problems(game, p)
+    for winner in game.winners:
+        if game.win_reason.get(winner.name) not in ("kill", "card", "shared"):
+            problems.append(f"{winner.name} won without killing a monster")
+    return problems
+
+
+def _equip_problems(game: Game, p: Player) -> list[str]:
+    problems = []
+    headgear = armor = footgear = vehicle = hands = 0
+    for item in p.equipped:
+        if item.uid in p.cheats:
+            continue
+        slot = item.slot
+        if slot == "one_hand":
+            hands += 1
+        elif slot == "two_hands":
+            hands += 2
+        elif slot == "headgear":
+            headgear += 1
+        elif slot == "armor":
+            armor += 1
+        elif slot == "footgear":
+            footgear += 1
+        elif slot == "vehicle":
+            vehicle += 1
+    for slot, n in (
+        ("headgear", headgear),
+        ("armor", armor),
+        ("footgear", footgear),
+        ("vehicle", vehicle),
+    ):
+        if n > 1:
+            problems.append(f"{p.name} has {n} {slot} equipped")
+    if hands > 2:
+        problems.append(f"{p.name} uses {hands} hands")
+    bigs = sum(1 for i in p.items if i.big and i.uid not in p.cheats)
+    if bigs > 1 and bigs > turn.big_allowance(p):
+        problems.append(f"{p.name} carries {bigs} Big items")
+    return problems
+
+
+# -- bots ------------------------------------------------------------------------------------------
+
+
+def arrange(game: Game, player: Player) -> None:
+    """Outside combat: play character cards, attachments, items and followers worth playing."""
+    if player.dead or game.combat is not None:
+        return
+    own_turn = player is game.active_player
+    for card in list(player.hand):
+        definition = card.card
+        try:
+            if definition.kind_name in CHARACTER_KINDS and own_turn:
+                if not player.axis_cards(definition.kind_name):
+                    turn.play(game, player, card)
+            elif effects_of(definition, ExtraCharacterCard) and own_turn:
+                turn.play(game, player, card)
+            elif definition.kind_name in ("hireling", "ally", "sidekick"):
+                if not player.followers:
+                    turn.play(game, player, card)
+            elif is_item(definition) and own_turn:
+                _play_item(game, player, card)
+            elif isinstance(definition, LevelCard) and player.level < WINNING_LEVEL - 1:
+                turn.play(game, player, card)
+        except RuleViolation:
+            continue
+    if own_turn:
+        _improve_equipment(game, player)
+
+
+def _play_item(game: Game, player: Player, card: CardInstance) -> None:
+    if is_big(card.card):
+        turn.check_can_hold(player, card)
+    turn.play(game, player, card)
+
+
+def _improve_equipment(game: Game, player: Player) -> None:
+    for item in sorted(player.carried, key=lambda c: -item_bonus(c.card)):
+        if not is_item(item.card) or item_bonus(item.card) <= 0:
+            continue
+        problem = turn.equip_problem(game, player, item)
+        if problem is None:
+            turn.equip(game, player, item)
+            continue
+        slot = item.slot
+        worse = [
+            e
+            for e in player.equipped
+            if e.slot == slot
+            and item_bonus(e.card) < item_bonus(item.card)
+            and e.uid not in player.cheats
+        ]
+        if worse and slot in SINGLE_SLOTS:
+            turn.unequip(game, player, worse[0])
+            if turn.equip_problem(game, player, item) is None:
+                turn.equip(game, player, item)
+            else:
+                turn.equip(game, player, worse[0])
+
+
+def _sell(game: Game, player: Player) -> None:
+    goods = [
+        c
+        for c in list(player.hand) + list(player.carried)
+        if (is_item(c.card) or isinstance(c.card, OneShotCard)) and gold_value(c.card) > 0
+    ]
+    goods.sort(key=gold_value_of)
+    total = sum(gold_value_of(c) for c in goods)
+    if total < 1000:
+        return
+    chosen: list[CardInstance] = []
+    value = 0
+    for card in goods:
+        chosen.append(card)
+        value += gold_value_of(card)
+        if value >= 1000:
+            break
+    if player.level + value // 1000 < WINNING_LEVEL:
+        with suppress(RuleViolation):
+            turn.sell(game, player, chosen)
+
+
+def gold_value_of(card: CardInstance) -> int:
+    return gold_value(card.card)
+
+
+def leader(game: Game, exclude: Player) -> Player | None:
+    others = [p for p in game.players if p is not exclude and not p.dead]
+    return max(others, key=lambda p: p.level) if others else None
+
+
+def _curse_the_leader(game: Game, player: Player) -> None:
+    target = leader(game, player)
+    if target is None or target.level < player.level:
+        return
+    for card in list(player.hand):
+        if isinstance(card.card, CurseCard):
+            try:
+                turn.play(game, player, card, target_player=target)
+            except RuleViolation:
+                continue
+            check(game)
+            return
+
+
+def check(game: Game) -> None:
+    if not game.check_every_move:
+        return
+    problems = check_invariants(game)
+    if problems:
+        raise InvariantViolation("; ".join(problems))
+
+
+def _fight(game: Game, stats: Stats) -> None:
+    combat = game.combat
+    assert combat is not None
+    for monster in combat.monsters:
+        stats.fought[monster.monster.name] += 1
+    fighter = combat.fighter
+    _optional_exits(game, combat)
+    if game.combat is not combat:
+        return
+    _interfere(game, combat)
+    if game.combat is not combat:
+        return
+    if not _winning(game, combat):
+        _boost(game, combat, fighter)
+    if game.combat is combat and not _winning(game, combat):
+        _ask_for_help(game, combat)
+    if game.combat is combat and not _winning(game, combat):
+        _boost(game, combat, fighter)
+    if game.combat is not combat:
+        return
+    names = [m.monster.name for m in combat.monsters]
+    outcome = resolve(game)
+    if outcome == "won":
+        for name in names:
+            stats.beaten[name] += 1
+    check(game)
+
+
+def _winning(game: Game, combat: Combat) -> bool:
+    ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
+    return ours > theirs or (ours == theirs and side_wins_ties(game, combat))
+
+
+def _optional_exits(game: Game, combat: Combat) -> None:
+    fighter = combat.fighter
+    if _winning(game, combat):
+        return
+    for monster in list(combat.monsters):
+        for action in (decline, chase_away):
+            try:
+                action(game, fighter, monster.monster.name)
+                check(game)
+                break
+            except RuleViolation:
+                continue
+        if game.combat is not combat:
+            return
+    if game.combat is combat and combat.monsters and not _winning(game, combat):
+        for item in sorted(fighter.items, key=gold_value_of):
+            try:
+                bribe(game, fighter, item, combat.monsters[0].monster.name)
+                check(game)
+                return
+            except RuleViolation:
+                continue
+
+
+def _interfere(game: Game, combat: Combat) -> None:
+    """Rivals make the leader's fights harder: enhancers, monster-side one-shots, more monsters."""
+    fighter = combat.fighter
+    for rival in game.others(fighter):
+        if rival.dead or game.combat is not combat or not _winning(game, combat):
+            continue
+        top = max(p.level for p in game.players)
+        if fighter.level < top and fighter.level < WINNING_LEVEL - 1:
+            continue
+        for card in list(rival.hand):
+            definition = card.card
+            try:
+                if _strengthens_monsters(definition):
+                    turn.play(game, rival, card, target_monster=combat.monsters[0].monster.name)
+                elif definition.name == "Wandering Monster":
+                    monster = next((c for c in rival.hand if isinstance(c.card, MonsterCard)), None)
+                    if monster is None:
+                        continue
+                    turn.play(game, rival, card, with_card=monster)
+                else:
+                    continue
+            except RuleViolation:
+                continue
+            check(game)
+            break
+
+
+def _strengthens_monsters(definition: CardBase) -> bool:
+    if isinstance(definition, MonsterEnhancerCard):
+        return (definition.strength or 0) > 0
+    return isinstance(definition, OneShotCard) and (definition.bonus or 0) > 0
+
+
+def _boost(game: Game, combat: Combat, player: Player) -> None:
+    """Play player-side one-shots and abilities while they can turn the fight."""
+    gap = monsters_strength(game, combat) - side_strength(game, combat)
+    available = [
+        c
+        for c in list(player.hand) + list(player.carried)
+        if isinstance(c.card, OneShotCard) and (c.card.bonus or 0) > 0
+    ]
+    potential = sum(c.bonus for c in available)
+    if potential >= gap:
+        for card in sorted(available, key=lambda c: -c.bonus):
+            if game.combat is not combat or _winning(game, combat):
+                break
+            try:
+                turn.play(game, player, card)
+                check(game)
+            except RuleViolation:
+                continue
+    for source in list(player.character):
+        for ability in getattr(source.card, "abilities", []):
+            if game.combat is not combat or _winning(game, combat):
+                return
+            if ability.timing != "combat" or ability.target != "self":
+                continue
+            if any(isinstance(e, RemoveMonster) for e in ability.effects):
+                continue
+            spare = sorted(
+                [c for c in player.hand if not isinstance(c.card, MonsterCard | CurseCard)],
+                key=lambda c: (item_bonus(c.card), gold_value_of(c)),
+            )
+            cost = ability.cost
+            if cost is None or not (cost.discard_up_to or cost.discard) or not spare:
+                continue
+            n = min(len(spare), cost.discard_up_to or cost.discard)
+            try:
+                turn.use_ability(game, player, source, ability.slug, discards=spare[:n])
+                check(game)
+            except RuleViolation:
+                continue
+
+
+def _ask_for_help(game: Game, combat: Combat) -> None:
+    fighter = combat.fighter
+    gap = monsters_strength(game, combat) - side_strength(game, combat)
+    candidates = sorted(
+        (p for p in game.others(fighter) if not p.dead),
+        key=lambda p: -side_member_strength(game, combat, p),
+    )
+    for helper in candidates:
+        if side_member_strength(game, combat, helper) < gap:
+            break
+        # A rival will not help a fight that could win the game for the fighter.
+        gained = sum((m.monster.levels_gained or 0) for m in combat.monsters)
+        if fighter.level + gained >= WINNING_LEVEL and not game.options.shared_victory:
+            continue
+        treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
+        try:
+            turn.help_fight(game, helper, treasures=max(1, treasures // 2))
+        except RuleViolation:
+            return
+        check(game)
+        return
+
+
+def play_turn(game: Game, stats: Stats) -> None:
+    player = game.active_player
+    arrange(game, player)
+    _sell(game, player)
+    _curse_the_leader(game, player)
+    check(game)
+    if not game.can_draw("door"):
+        turn.end_turn(game)
+        return
+    turn.kick_door(game, player)
+    check(game)
+    if game.combat is not None:
+        _fight(game, stats)
+    elif game.phase == "kicked" and not game.fought_this_turn and game.winner is None:
+        monster = _beatable_monster(game, player)
+        if monster is not None:
+            turn.look_for_trouble(game, player, monster)
+            check(game)
+            if game.combat is not None:
+                _fight(game, stats)
+        elif game.can_draw("treasure" if game.options.faster_play else "door"):
+            turn.loot_room(game, player)
+    if game.winner is not None:
+        return
+    arrange(game, player)
+    _sell(game, player)
+    check(game)
+    turn.end_turn(game)
+    check(game)
+
+
+def _beatable_monster(game: Game, player: Player) -> CardInstance | None:
+    strength = player.level + sum(item_bonus(i.card) for i in player.equipped)
+    options = [
+        c
+        for c in player.hand
+        if isinstance(c.card, MonsterCard) and (c.card.level or 0) + 2 < strength
+    ]
+    return min(options, key=lambda c: c.card.__dict__.get("level") or 0) if options else None
+
+
+# -- simulation ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    games: int = 0
+    turns: list[int] = field(default_factory=list)
+    wins_by_seat: Counter[int] = field(default_factory=Counter)
+    fought: Counter[str] = field(default_factory=Counter)
+    beaten: Counter[str] = field(default_factory=Counter)
+    unfinished: int = 0
+    invariant_violations: int = 0
+    violations: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+            "invariant_violations": self.invariant_violations,
+            "mean_turns": round(sum(self.turns) / len(self.turns), 2) if self.turns else 0,
+            "wins_by_seat": {str(k): self.wins_by_seat[k] for k in sorted(self.wins_by_seat)},
+            "unfinished_games": self.unfinished,
+            "monsters": {
+                name: {"fought": self.fought[name], "beaten": self.beaten[name]}
+                for name in sorted(self.fought)
+            },
+            "violations": self.violations[:20],
+        }
+
+
+def play_game(game: Game, stats: Stats, max_turns: int = MAX_TURNS) -> None:
+    """Play one game to a winner (or the turn limit), checking invariants after every move."""
+    turn.begin_turn(game)
+    check(game)
+    while game.winner is None and game.turn_number <= max_turns:
+        play_turn(game, stats)
+    stats.games += 1
+    stats.turns.append(game.turn_number)
+    if game.winner is None:
+        stats.unfinished += 1
+    else:
+        stats.wins_by_seat[game.players.index(game.winner) + 1] += 1
+
+
+def simulate(
+    cards: Sequence[tuple[str, CardBase]],
+    *,
+    players: int = 4,
+    games: int = 100,
+    seed: int = 1,
+    options: Options | None = None,
+    on_game: Callable[[int], None] | None = None,
+    check_every_move: bool = True,
+) -> Stats:
+    """Play seeded games; the same seed gives the same games and the same statistics.
+
+    With check_every_move (the default) the invariants are checked after every move; without,
+    only at the end of each game (the engine's own speed, as a pack's user would run it).
+    """
+    stats = Stats()
+    start = time.perf_counter()
+    for index in range(games):
+        game = build_game(cards, players=players, seed=seed * 1_000_003 + index, options=options)
+        game.check_every_move = check_every_move
+        try:
+            play_game(game, stats)
+        except InvariantViolation as exc:
+            stats.games += 1
+            stats.invariant_violations += 1
+            stats.violations.append(f"game {index}: {exc}")
+        if not check_every_move:
+            problems = check_invariants(game)
+            if problems:
+                stats.invariant_violations += 1
+                stats.violations.append(f"game {index}: {'; '.join(problems)}")
+        if on_game is not None:
+            on_game(index)
+    stats.seconds = time.perf_counter() - start
+    return stats
