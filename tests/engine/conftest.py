@@ -6,6 +6,13 @@ import pytest
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
 from validator.engine.cards import SetDocument, load_set_file, read_yaml
+from validator.engine.scenario import (
+    CardLibrary,
+    ScenarioResult,
+    library_from_set_files,
+    parse_scenario,
+    run_scenario,
+)
 
 
 @pytest.fixture(scope="session")
@@ -20,3 +27,23 @@ def core_raw_cards() -> list[dict[str, Any]]:
 
 
 monster = monster_document
+
+
+@pytest.fixture(scope="session")
+def core_library() -> CardLibrary:
+    return library_from_set_files(["munchkin-core"])
+
+
+def scenario(**document: Any) -> dict[str, Any]:
+    """A scenario document with the core set and two players unless given."""
+    base: dict[str, Any] = {
+        "name": "test",
+        "sets": ["munchkin-core"],
+        "players": [{"name": "Aric", "level": 4}, {"name": "Suzan", "sex": "female"}],
+    }
+    base.update(document)
+    return base
+
+
+def run(document: dict[str, Any]) -> ScenarioResult:
+    return run_scenario(parse_scenario(document))

@@ -1,0 +1,77 @@
+"""The engine's commands, fed from the catalog: scenario and simulate."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+pytestmark = pytest.mark.django_db
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
+
+
+def test_scenario_command_passes_every_shipped_scenario(core_catalog: None) -> None:
+    out = io.StringIO()
+    call_command("scenario", str(SCENARIOS), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[-1].endswith(" passed, 0 failed")
+    assert any(line.startswith("PASS Aric fights the Net Troll") for line in lines)
+
+
+def test_scenario_command_json_has_every_value(core_catalog: None) -> None:
+    out = io.StringIO()
+    example = SCENARIOS / "munchkin-core" / "rulebook-combat-example.yaml"
+    call_command("scenario", str(example), "--json", stdout=out)
+    result = json.loads(out.getvalue())
+    assert result["passed"] is True
+    assert result["values"]["monster_strength"] == 15
+
+
+def test_scenario_command_fails_on_a_failing_scenario(core_catalog: None, tmp_path: Path) -> None:
+    path = tmp_path / "wrong.yaml"
+    path.write_text(
+        "name: wrong\nsets: [munchkin-core]\nplayers: [{name: A, level: 2}]\n"
+        "combat: {fighter: A, monsters: [Lame Goblin]}\nsteps: [{resolve: true}]\n"
+        "expect: {levels: {A: 5}}\n"
+    )
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 scenario"):
+        call_command("scenario", str(path), stdout=out)
+    assert "FAIL wrong" in out.getvalue() and "levels.A: expected 5, got 3" in out.getvalue()
+
+
+def test_scenario_command_needs_the_catalog(tmp_path: Path) -> None:
+    example = SCENARIOS / "munchkin-core" / "rulebook-combat-example.yaml"
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("scenario", str(example), stdout=out)
+    assert "unknown card 'Warrior'" in out.getvalue()
+
+
+def test_simulate_prints_the_same_statistics_for_the_same_seed(core_catalog: None) -> None:
+    def report() -> dict[str, object]:
+        out = io.StringIO()
+        call_command("simulate", "--games", "8", "--seed", "5", "--json", stdout=out)
+        data: dict[str, object] = json.loads(out.getvalue())
+        data.pop("games_per_second")
+        return data
+
+    first, second = report(), report()
+    assert first == second
+    for key in ("games", "invariant_violations", "mean_turns", "wins_by_seat"):
+        assert key in first
+    assert first["games"] == 8 and first["invariant_violations"] == 0
+
+
+def test_simulate_text_report(core_catalog: None) -> None:
+    out = io.StringIO()
+    call_command("simulate", "--games", "3", "--no-progress", stdout=out)
+    text = out.getvalue()
+    assert "3 games of 4 players" in text and "invariant violations: 0" in text
+
+
+def test_simulate_refuses_unknown_sets(core_catalog: None) -> None:
+    with pytest.raises(CommandError, match="no cards for set"):
+        call_command("simulate", "--sets", "munchkin-nope", "--games", "1")
