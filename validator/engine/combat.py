@@ -102,6 +102,8 @@ class Combat:
     escape_after_fail: set[str] = field(default_factory=set)
     sacrificed: set[str] = field(default_factory=set)
     treasures_drawn: int = 0
+    # Treasure is drawn face up when someone helped (everyone sees it), face down otherwise.
+    treasures_face_up: bool = False
     outcome: str = "none"
     resolved: bool = False
     last_side_strength: int | None = None
@@ -428,7 +430,8 @@ def _draw_rewards(game: Game, combat: Combat, count: int) -> None:
             break
         drawn.append(game.draw("treasure"))
     combat.treasures_drawn = len(drawn)
-    face = "face up" if combat.helper is not None else "face down"
+    combat.treasures_face_up = combat.helper is not None
+    face = "face up" if combat.treasures_face_up else "face down"
     game.note(f"{combat.fighter.name} draws {len(drawn)} Treasure(s) {face}")
     share = min(combat.helper_treasures, len(drawn)) if combat.helper is not None else 0
     order = drawn if combat.helper_picks_first else list(reversed(drawn))

@@ -8,7 +8,7 @@ command passes the catalog's).
 Keys added beyond the format's: steps `unequip`, `decline`, `bribe`, `chase`, `discard_card`,
 `loot_room`, `look_for_trouble`, `end_turn`; a `help` step's `treasures` (how many of the drawn
 Treasures the helper gets) and `picks_first`; expectations `winner`, `sex`, `carried`,
-`equipped`.
+`equipped`, `treasures_face_up`.
 """
 
 from __future__ import annotations
@@ -249,6 +249,7 @@ class Expect(Model):
     error: bool | str | None = None
     winner: Name | None = None
     sex: dict[Name, Literal["male", "female"]] = Field(default_factory=dict)
+    treasures_face_up: bool | None = None
 
 
 class ScenarioDocument(Model):
@@ -580,6 +581,7 @@ def run_scenario(
         values["fighter_strength"] = last.last_side_strength
         values["monster_strength"] = last.last_monster_strength
     values["treasures_drawn"] = last.treasures_drawn if last is not None else 0
+    values["treasures_face_up"] = last.treasures_face_up if last is not None else False
     values["levels"] = {p.name: p.level for p in game.players}
     values["hand_sizes"] = {p.name: len(p.hand) for p in game.players}
     values["in_play"] = {p.name: sorted(c.name for c in p.in_play()) for p in game.players}
@@ -879,7 +881,13 @@ def _check(
             )
     elif expect.error:
         failures.append("error: expected a step to be refused, but every step was allowed")
-    for key in ("fighter_strength", "monster_strength", "treasures_drawn", "outcome"):
+    for key in (
+        "fighter_strength",
+        "monster_strength",
+        "treasures_drawn",
+        "outcome",
+        "treasures_face_up",
+    ):
         wanted = getattr(expect, key)
         if wanted is not None and values.get(key) != wanted:
             failures.append(f"{key}: expected {wanted}, got {values.get(key)}")
