@@ -337,11 +337,11 @@ def _optional_exits(game: Game, combat: Combat) -> None:
 def _interfere(game: Game, combat: Combat) -> None:
     """Rivals make the leader's fights harder: enhancers, monster-side one-shots, more monsters."""
     fighter = combat.fighter
+    top = max(p.level for p in game.players)
+    if fighter.level < top and fighter.level < WINNING_LEVEL - 1:
+        return  # only the leader's fights are worth spoiling
     for rival in game.others(fighter):
         if rival.dead or game.combat is not combat or not _winning(game, combat):
-            continue
-        top = max(p.level for p in game.players)
-        if fighter.level < top and fighter.level < WINNING_LEVEL - 1:
             continue
         for card in list(rival.hand):
             definition = card.card

@@ -122,17 +122,20 @@ def _static_fields(card: CardBase) -> tuple[Any, ...]:
 
 
 # Keyed by id(); each entry keeps its card alive, so an id cannot be reused while cached.
-_EFFECTS_CACHE: dict[tuple[int, type], tuple[CardBase, tuple[Any, ...]]] = {}
+_EFFECTS_CACHE: dict[int, tuple[CardBase, dict[type, tuple[Any, ...]]]] = {}
 
 
 def effects_of[T: EffectBase](card: CardBase, effect_type: type[T]) -> tuple[T, ...]:
     """The card's top-level effects of one type (cached: cards are immutable)."""
-    key = (id(card), effect_type)
-    hit = _EFFECTS_CACHE.get(key)
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found: tuple[T, ...] = tuple(e for e in card.effects if isinstance(e, effect_type))
-    _EFFECTS_CACHE[key] = (card, found)
+    entry = _EFFECTS_CACHE.get(id(card))
+    if entry is None or entry[0] is not card:
+        entry = (card, {})
+        _EFFECTS_CACHE[id(card)] = entry
+    by_type = entry[1]
+    found = by_type.get(effect_type)
+    if found is None:
+        found = tuple(e for e in card.effects if isinstance(e, effect_type))
+        by_type[effect_type] = found
     return found
 
 
