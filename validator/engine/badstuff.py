@@ -261,22 +261,9 @@ def _apply_one(
             lose_item(game, victim, item)
         return True
     if isinstance(effect, LoseGoldValue):
-        items = [i for i in victim.items if gold_value(i.card) > 0] + [
-            i for i in victim.items if gold_value(i.card) == 0
-        ]
         if not victim.items:
             return False
-        total = sum(gold_value(i.card) for i in victim.items)
-        if total < effect.amount:
-            chosen = list(victim.items)
-        else:
-            chosen, paid = [], 0
-            for item in sorted(items, key=lambda c: gold_value(c.card)):
-                if paid >= effect.amount:
-                    break
-                chosen.append(item)
-                paid += gold_value(item.card)
-        for item in chosen:
+        for item in _cheapest_payment(victim.items, effect.amount):
             lose_item(game, victim, item)
         return True
     if isinstance(effect, DiscardHand):
@@ -388,6 +375,33 @@ def _apply_one(
             game.discard(card)
         return True
     raise RuleViolation(f"the engine cannot apply {effect.type!r} yet")  # type: ignore[attr-defined]
+
+
+def _cheapest_payment(items: Sequence[CardInstance], amount: int) -> list[CardInstance]:
+    """The victim's choice of items worth at least `amount`: the least Gold that pays it
+    (then the least bonus lost); everything when the items are worth less."""
+    if sum(gold_value(i.card) for i in items) < amount:
+        return list(items)
+    priced = sorted(items, key=lambda c: (gold_value(c.card), item_bonus(c.card)))
+    if len(priced) > 12:  # too many to try every set: pay with the cheapest first
+        chosen, paid = [], 0
+        for item in priced:
+            if paid >= amount:
+                break
+            chosen.append(item)
+            paid += gold_value(item.card)
+        return chosen
+    best: tuple[int, int] | None = None
+    best_set: list[CardInstance] = list(priced)
+    for mask in range(1, 1 << len(priced)):
+        chosen = [item for bit, item in enumerate(priced) if mask >> bit & 1]
+        paid = sum(gold_value(i.card) for i in chosen)
+        if paid < amount:
+            continue
+        score = (paid, sum(item_bonus(i.card) for i in chosen))
+        if best is None or score < best:
+            best, best_set = score, chosen
+    return best_set
 
 
 def _rivals_take(game: Game, victim: Player, effect: RivalsTake) -> bool:

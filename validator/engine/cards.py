@@ -620,14 +620,16 @@ class NoPursuit(EffectBase):
 
 
 class OnEscape(EffectBase):
-    """A cost paid even by a character who escapes."""
+    """A cost of running from the monster, paid by every runner: even one who escapes."""
 
     type: Literal["on_escape"]
     effects: list[Effect] = Field(min_length=1)
 
     def describe(self, ctx: TextContext) -> str:
         who = (
-            f"{self.when.phrase()} who escapes it" if self.when else "even a character who escapes"
+            f"{self.when.phrase()} who runs from it, even escaping"
+            if self.when
+            else "whoever runs from it, even escaping"
         )
         return f"{who}: " + "; ".join(e.describe(ctx) for e in self.effects)
 

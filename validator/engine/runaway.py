@@ -65,11 +65,11 @@ def run_away(game: Game, combat: Combat) -> list[RunResult]:
                 break
             result = _run_from(game, combat, player, monster)
             results.append(result)
-            if result.escaped:
-                for effect in effects_of(monster.monster, OnEscape):
-                    if effect.when is None or holds(effect.when, player, game, combat):
-                        apply_outcomes(game, player, effect.effects, source=monster.name)
-            else:
+            # A cost of running is paid by every runner, "even" those who escape.
+            for effect in effects_of(monster.monster, OnEscape):
+                if effect.when is None or holds(effect.when, player, game, combat):
+                    apply_outcomes(game, player, effect.effects, source=monster.name)
+            if not result.escaped:
                 game.note(f"{monster.name} catches {player.name}: {result.reason}")
                 apply_outcomes(game, player, monster.monster.bad_stuff, source=monster.name)
             result.dead = player.dead

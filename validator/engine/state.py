@@ -267,6 +267,7 @@ class Game:
     phase: str = "start"  # start, kicked, after_door, charity
     turn_number: int = 1
     fought_this_turn: bool = False
+    loot_after_transfer: bool = False
     winner: Player | None = None
     winners: list[Player] = field(default_factory=list)
     win_reason: dict[str, str] = field(default_factory=dict)

@@ -94,10 +94,11 @@ def begin_turn(game: Game) -> None:
         for deck in ("door", "treasure"):
             for _ in range(4):
                 if game.can_draw(deck):
-                    player.hand.append(game.draw(deck))
+                    receive_drawn(game, player, game.draw(deck))
     player.double_sale_used = False
     game.phase = "start"
     game.fought_this_turn = False
+    game.loot_after_transfer = False
     if game.options.faster_play and game.can_draw("door"):
         receive_drawn(game, player, game.draw("door"))  # Listen at the Door, face down
 
@@ -141,13 +142,13 @@ def look_for_trouble(game: Game, player: Player, monster: CardInstance) -> None:
 
 def loot_room(game: Game, player: Player) -> CardInstance:
     _require_phase(game, player, "kicked", "looting the room")
-    if game.fought_this_turn:
+    if game.fought_this_turn and not game.loot_after_transfer:
         raise RuleViolation("you fought a monster this turn, so there is no room to loot")
     deck = "treasure" if game.options.faster_play else "door"
     if not game.can_draw(deck):
         raise RuleViolation(f"the {deck} deck is empty")
     card = game.draw(deck)
-    player.hand.append(card)
+    receive_drawn(game, player, card)
     game.phase = "after_door"
     return card
 
@@ -515,6 +516,8 @@ def _play_one_shot(
                 if effect.when is None or _names_match(effect.when, victim):
                     combat.monsters.remove(victim)
                     combat.slain.append(victim)
+                    # Used to kill, the card gives no bonus as well.
+                    combat.one_shots[-1].side = "spent"
                     game.note(f"{card.name} kills {victim.name}")
         elif isinstance(effect, AutomaticEscape):
             if effect.timing == "after_failed_roll":
@@ -524,6 +527,8 @@ def _play_one_shot(
                     combat.auto_escape[member.name] = 1
         elif isinstance(effect, TransferCombat):
             assert target_player is not None
+            if combat.fighter is game.active_player:
+                game.loot_after_transfer = True  # the first fighter may still Loot the Room
             combat.fighter = target_player
         elif isinstance(effect, ChangeDieRoll):
             combat.loaded_die[player.name] = 6
@@ -631,6 +636,8 @@ def _play_other(
     outcomes = [e for e in effects if isinstance(e, OutcomeBase)]
     if outcomes:
         steals = [e for e in outcomes if isinstance(e, StealLevel)]
+        if steals and player.level >= WINNING_LEVEL - 1:
+            raise RuleViolation(f"{card.name} cannot give the winning level")
         if steals and target_player is not None:
             if target_player is player or target_player.level <= 1:
                 raise RuleViolation(f"{card.name} needs another player above Level 1 to steal from")
