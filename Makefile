@@ -53,3 +53,11 @@ clean:
 
 bench: setup ## games per second and scenarios per second (figures, never asserted)
 	$(PY) -m validator.engine.bench
+
+scenarios: setup ## run every scenario in fixtures/scenarios/ (no database needed)
+	$(PY) -m validator.engine.scenario fixtures/scenarios
+
+simulate: setup ## 1,000 seeded 4-player core games with the invariants checked after every move
+	$(PY) manage.py migrate --no-input -v 0
+	$(PY) manage.py load_catalog
+	$(PY) manage.py simulate --sets munchkin-core --players 4 --games 1000 --seed 1
