@@ -538,6 +538,11 @@ class Strength(EffectBase):
     per: Per | None = None
     duration: Duration | None = None
 
+    def conditions(self) -> Iterator[ConditionBase]:
+        yield from super().conditions()
+        if isinstance(self.per, PlayersOnSide):
+            yield self.per.players_on_side
+
     def describe(self, ctx: TextContext) -> str:
         if ctx.on_monster:
             return (

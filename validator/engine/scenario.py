@@ -545,8 +545,20 @@ def run_scenario(
     context = _Context(document, lines, source, cards, game, {})
     _build_decks(context)
     _set_table(context)
+    from validator.engine.game import check_invariants
+
+    game.total_cards = sum(map(len, game.card_piles()))
     values: dict[str, Any] = {}
     refusal: str | None = None
+    broken = check_invariants(game)
+    if broken:
+        return ScenarioResult(
+            document.name,
+            source,
+            False,
+            [f"invariant broken by the table: {'; '.join(broken)}"],
+            values,
+        )
     for index, step in enumerate(document.steps):
         path: list[str | int] = ["steps", index]
         before = fingerprint(game)
@@ -568,6 +580,15 @@ def run_scenario(
             refusal = f"{format_path(path)}: {exc}"
             values["error"] = str(exc)
             break
+        broken = check_invariants(game)
+        if broken:
+            return ScenarioResult(
+                document.name,
+                source,
+                False,
+                [f"invariant broken after {format_path(path)}: {'; '.join(broken)}"],
+                values,
+            )
     if game.combat is not None and "fighter_strength" not in values:
         values["fighter_strength"] = side_strength(game, game.combat)
         values["monster_strength"] = monsters_strength(game, game.combat)
@@ -726,6 +747,22 @@ def _put_in_play(game: Game, player: Player, card: CardInstance) -> None:
         raise RuleViolation(f"{card.name} ({definition.kind_name}) cannot be put in play")
 
 
+def _cards_of(
+    context: _Context, player: Player, names: Sequence[str], path: Sequence[str | int]
+) -> list[CardInstance]:
+    """Several named cards of a player: a name given twice means two copies."""
+    chosen: list[CardInstance] = []
+    for index, name in enumerate(names):
+        key = name.partition("@")[0].strip().casefold()
+        pool = [c for c in [*player.hand, *player.in_play()] if c not in chosen]
+        found = next((c for c in pool if c.name.casefold() == key), None)
+        if found is None:
+            found = _card_of(context, player, name, [*path, index])  # names the error
+            raise RuleViolation(f"{player.name} has no other {name}")
+        chosen.append(found)
+    return chosen
+
+
 def _card_of(
     context: _Context, player: Player, name: str, path: Sequence[str | int], places: str = "all"
 ) -> CardInstance:
@@ -780,9 +817,7 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
     elif isinstance(step, UseStep):
         player = context.player(step.by, [*path, "by"])
         source = _card_of(context, player, step.use, [*path, "use"], "table")
-        discards = [
-            _card_of(context, player, n, [*path, "discard", i]) for i, n in enumerate(step.discard)
-        ]
+        discards = _cards_of(context, player, step.discard, [*path, "discard"])
         target_player = None
         target_monster = None
         if step.on is not None:
@@ -816,11 +851,7 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         turn.kick_door(game, context.player(step.kick_door, [*path, "kick_door"]))
     elif isinstance(step, SellStep):
         player = context.player(step.by, [*path, "by"])
-        turn.sell(
-            game,
-            player,
-            [_card_of(context, player, n, [*path, "sell", i]) for i, n in enumerate(step.sell)],
-        )
+        turn.sell(game, player, _cards_of(context, player, step.sell, [*path, "sell"]))
     elif isinstance(step, EquipStep):
         player = context.player(step.by, [*path, "by"])
         turn.equip(game, player, _card_of(context, player, step.equip, [*path, "equip"]))
