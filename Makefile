@@ -11,6 +11,9 @@ PORT        ?= 8000
 run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(PORT)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py load_catalog
+	@$(PY) manage.py validate_cards > /dev/null 2>&1 \
+	  && echo "Validated every card (python manage.py validate_cards shows the report)" \
+	  || echo "Some cards fail validation: python manage.py validate_cards shows which"
 	@echo "Serving the card site on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
@@ -51,8 +54,11 @@ schema: setup ## regenerate the JSON Schema of a card document
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
 
-bench: setup ## games per second and scenarios per second (figures, never asserted)
+bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(PY) -m validator.engine.bench
+	$(PY) manage.py migrate --no-input -v 0
+	$(PY) manage.py load_catalog
+	$(PY) manage.py bench_validation
 
 scenarios: setup ## run every scenario in fixtures/scenarios/ (no database needed)
 	$(PY) -m validator.engine.scenario fixtures/scenarios

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404
 
 from catalog.models import Card, CardSet
+from validator.checks import SUMMARY_KEYS, CardReport, coverage
 from validator.engine.cards import CardBase, parse_card
 from validator.engine.scenario import CardLibrary
 from validator.engine.text import render_lines, slot_label
+from validator.models import CardCheck
+from validator.selectors import checks_for
 
 KIND_LABELS = {
     "monster": "Monster",
@@ -105,6 +109,7 @@ class CardDetail:
     text_lines: list[str]
     unencoded: list[str]
     encoding_reason: str
+    check: CardCheck | None
 
 
 def _stats(card: Card, typed: CardBase) -> list[tuple[str, str]]:
@@ -159,4 +164,49 @@ def card_detail(*, set_code: str, slug: str) -> CardDetail:
         text_lines=render_lines(typed),
         unencoded=list(getattr(encoding, "clauses", [])),
         encoding_reason=getattr(encoding, "reason", ""),
+        check=checks_for(document_hashes=[card.document_hash]).get(card.document_hash),
     )
+
+
+@dataclass(frozen=True)
+class CardRow:
+    card: Card
+    validation: str  # pass / warn / fail / unchecked
+
+
+def set_card_rows(*, cards: Iterable[Card]) -> list[CardRow]:
+    """Cards with the status of their stored validation report."""
+    cards = list(cards)
+    checks = checks_for(document_hashes=[c.document_hash for c in cards])
+    return [
+        CardRow(c, checks[c.document_hash].status if c.document_hash in checks else "unchecked")
+        for c in cards
+    ]
+
+
+def set_coverage(*, card_set: CardSet) -> dict[str, object]:
+    """The set's coverage table from the stored reports: totals and one row per kind.
+    Cards not checked yet count in `cards` and their encoding, not as verified."""
+    cards = list(Card.objects.filter(card_set=card_set))
+    checks = checks_for(document_hashes=[c.document_hash for c in cards])
+    reports = [
+        CardReport(
+            set_code=card_set.code,
+            name=c.name,
+            kind=c.kind,
+            encoding=c.encoding,
+            status=checks[c.document_hash].status if c.document_hash in checks else "unchecked",
+            verified=c.document_hash in checks and checks[c.document_hash].verified,
+        )
+        for c in cards
+    ]
+    table = coverage(reports)
+    row = table["sets"].get(card_set.code, {**table["summary"], "kinds": {}})
+    return {
+        "keys": SUMMARY_KEYS,
+        "total": [row[k] for k in SUMMARY_KEYS],
+        "kinds": [
+            (kind_label(k), [v[key] for key in SUMMARY_KEYS]) for k, v in row["kinds"].items()
+        ],
+        "unchecked": sum(1 for c in cards if c.document_hash not in checks),
+    }

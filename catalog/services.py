@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +18,7 @@ from validator.engine.cards import (
     CardDocumentError,
     DocumentError,
     SetDocument,
+    document_hash,
     dump_card,
     format_path,
     load_set_file,
@@ -57,11 +56,6 @@ class CatalogLoadReport:
     @property
     def changed(self) -> bool:
         return any(s.created or s.updated or s.set_changed for s in self.sets)
-
-
-def document_hash(document: dict[str, Any]) -> str:
-    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def card_slug(name: str) -> str:

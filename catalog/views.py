@@ -20,7 +20,13 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request,
         "catalog/set_detail.html",
-        {"card_set": card_set, "form": form, "cards": cards, "filtered": bool(deck or kind)},
+        {
+            "card_set": card_set,
+            "form": form,
+            "rows": selectors.set_card_rows(cards=cards),
+            "filtered": bool(deck or kind),
+            "coverage": selectors.set_coverage(card_set=card_set),
+        },
         status=400 if invalid else 200,
     )
 

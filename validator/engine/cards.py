@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import re
 import sys
@@ -1952,7 +1953,8 @@ def parse_set(
     try:
         document = SetDocument.model_validate(data)
     except ValidationError as exc:
-        raise CardDocumentError(errors_from_validation(exc, SetDocument, lines), source) from exc
+        errors = errors_from_validation(exc, SetDocument, lines)
+        raise CardDocumentError(_name_the_cards(errors, data), source) from exc
     duplicates: list[DocumentError] = []
     first_seen: dict[str, int] = {}
     for index, card in enumerate(document.cards):
@@ -1972,6 +1974,24 @@ def parse_set(
     if duplicates:
         raise CardDocumentError(duplicates, source)
     return document
+
+
+_CARD_PATH = re.compile(r"^cards\[(\d+)\]")
+
+
+def _name_the_cards(errors: list[DocumentError], data: Any) -> list[DocumentError]:
+    """Say which card each error is in: a path alone is hard to find in a long file."""
+    cards = data.get("cards") if isinstance(data, dict) else None
+    out = []
+    for error in errors:
+        match = _CARD_PATH.match(error.path)
+        if match and isinstance(cards, list) and int(match.group(1)) < len(cards):
+            entry = cards[int(match.group(1))]
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if isinstance(name, str):
+                error = DocumentError(error.path, f"{error.message} (card {name!r})", error.line)
+        out.append(error)
+    return out
 
 
 def load_set_file(path: Path) -> SetDocument:
@@ -2064,6 +2084,12 @@ def _hoist_repeated_unions(schema: dict[str, Any]) -> dict[str, Any]:
         for name, value in defs.items()
     }
     return hoisted
+
+
+def document_hash(document: dict[str, Any]) -> str:
+    """The identity of a card document: sha256 of its canonical JSON."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def card_json_schema() -> dict[str, Any]:
