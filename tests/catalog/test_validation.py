@@ -84,8 +84,8 @@ def test_card_page_shows_the_badge_and_messages(client: Client, core_catalog: No
     validate("--set", "munchkin-core")
     page = client.get(f"/sets/munchkin-core/{goblin.slug}/").content.decode()
     assert 'data-testid="validation">pass' in page and "Verified" in page
-    wizard = Card.objects.get(name="Mate")
-    page = client.get(f"/sets/munchkin-core/{wizard.slug}/").content.decode()
+    tuba = Card.objects.get(name="Tuba of Charm")
+    page = client.get(f"/sets/munchkin-core/{tuba.slug}/").content.decode()
     assert "not yet encoded" in page
 
 

@@ -26,6 +26,7 @@ from validator.engine.cards import (
     LoseGoldValue,
     LoseItems,
     LoseLevels,
+    OthersPayValue,
     OutcomeBase,
     RivalsTake,
     Roll,
@@ -257,8 +258,24 @@ def _apply_one(
         else:
             assert isinstance(effect.count, int)
             chosen = game.chooser.items_to_lose(game, victim, candidates, effect.count)
+        game.last_lost_gold = sum(gold_value(i.card) for i in chosen)
         for item in chosen:
             lose_item(game, victim, item)
+        return True
+    if isinstance(effect, OthersPayValue):
+        value = game.last_lost_gold
+        if value <= 0:
+            return False
+        for other in game.others(victim):
+            if other.dead:
+                continue
+            if sum(gold_value(i.card) for i in other.items) >= value:
+                for item in _cheapest_payment(other.items, value):
+                    lose_item(game, other, item)
+            else:
+                for item in list(other.items):
+                    lose_item(game, other, item)
+                change_level(game, other, -effect.levels)
         return True
     if isinstance(effect, LoseGoldValue):
         if not victim.items:
@@ -325,9 +342,11 @@ def _apply_one(
         index = game.chooser.option(game, victim, effect.options)
         return apply_outcomes(game, victim, effect.options[index], source=source, rolled=rolled)
     if isinstance(effect, StealItem):
+        fighting = game.combat.side if game.combat is not None else []
         loot = [
             (p, i)
             for p in game.others(victim)
+            if p not in fighting
             for i in p.items
             if effect.size is None or (effect.size == "big") == is_big(i.card)
         ]
@@ -348,10 +367,13 @@ def _apply_one(
         change_level(game, victim, 1)
         return True
     if isinstance(effect, DrawTreasures):
+        receiver = victim
+        if effect.recipient == "fighter" and game.combat is not None:
+            receiver = game.combat.fighter
         for _ in range(effect.count):
             if not game.can_draw("treasure"):
                 break
-            receive_drawn(game, victim, game.draw("treasure"))
+            receive_drawn(game, receiver, game.draw("treasure"))
         return True
     if isinstance(effect, TakeFromDiscard):
         pile = game.treasure_discard + game.door_discard

@@ -87,7 +87,7 @@ Axis = Literal[
 ]
 CHARACTER_KINDS: tuple[str, ...] = typing.get_args(Axis)
 Duration = Literal["in_play", "this_combat", "next_combat", "permanent"]
-Timing = Literal["any", "combat", "running_away", "own_turn", "on_draw"]
+Timing = Literal["any", "combat", "running_away", "own_turn", "on_draw", "outside_combat"]
 
 _TRAIT = re.compile(r"^[a-z][a-z0-9' -]*$")
 
@@ -295,6 +295,15 @@ class MonsterNamed(ConditionBase):
         return f"the {self.monster}"
 
 
+class MonsterLevelIn(ConditionBase):
+    about_player = False
+    key = "monster_level"
+    monster_level: Range
+
+    def phrase(self) -> str:
+        return f"a monster of Level {self.monster_level.phrase()}"
+
+
 class HelperPresent(ConditionBase):
     about_player = False
     key = "helper_present"
@@ -377,6 +386,7 @@ CONDITION_TYPES: tuple[type[ConditionBase], ...] = (
     HasInPlay,
     MonsterTagged,
     MonsterNamed,
+    MonsterLevelIn,
     HelperPresent,
     UsedTag,
     BonusesUsed,
@@ -411,6 +421,7 @@ Condition = Annotated[
     | Annotated[HasInPlay, Tag("has_in_play")]
     | Annotated[MonsterTagged, Tag("monster_tag")]
     | Annotated[MonsterNamed, Tag("monster")]
+    | Annotated[MonsterLevelIn, Tag("monster_level")]
     | Annotated[HelperPresent, Tag("helper_present")]
     | Annotated[UsedTag, Tag("used_tag")]
     | Annotated[BonusesUsed, Tag("bonuses_used")]
@@ -588,10 +599,15 @@ class AutomaticEscape(EffectBase):
     type: Literal["automatic_escape"]
     players: int = Field(default=1, ge=1, le=2)
     timing: Literal["instead_of_roll", "after_failed_roll"] = "instead_of_roll"
+    # An item that buys the escape by being thrown away (once, instead of rolling).
+    discard_this: bool = False
 
     def describe(self, ctx: TextContext) -> str:
         if ctx.on_monster:
             return f"escape from it is automatic{_when_phrase(self.when)}"
+        if self.discard_this:
+            target = f"from {self.when.phrase()}" if self.when else "from a monster"
+            return f"instead of rolling to Run Away {target}, discard this to escape automatically"
         who = "you, or you and your helper," if self.players == 2 else "you"
         when = (
             "after a failed Run Away roll"
@@ -678,11 +694,16 @@ class IgnoreLevel(EffectBase):
 class RefusesCombat(EffectBase):
     type: Literal["refuses_combat"]
     treasures: int = Field(default=0, ge=0)
+    # The refused player may discard this many Treasure cards to draw as many new ones.
+    trade_treasures: int = Field(default=0, ge=0)
 
     def describe(self, ctx: TextContext) -> str:
         text = f"it will not fight {self.when.phrase() if self.when else 'anyone'}"
         if self.treasures:
             text += f", who draws {_plural(self.treasures, 'Treasure')} instead"
+        if self.trade_treasures:
+            n = _plural(self.trade_treasures, "Treasure card")
+            text += f", who may instead discard {n} from their hand to draw as many, face down"
         return text
 
 
@@ -1020,9 +1041,11 @@ class DrawTreasures(OutcomeBase):
     type: Literal["draw_treasures"]
     count: int = Field(ge=1)
     face_up: bool = False
+    recipient: Literal["self", "fighter"] = "self"
 
     def outcome_text(self) -> str:
-        return f"draw {_plural(self.count, 'Treasure')}" + (" face up" if self.face_up else "")
+        who = "the player who was fighting draws" if self.recipient == "fighter" else "draw"
+        return f"{who} {_plural(self.count, 'Treasure')}" + (" face up" if self.face_up else "")
 
 
 class TakeFromDiscard(OutcomeBase):
@@ -1031,6 +1054,19 @@ class TakeFromDiscard(OutcomeBase):
 
     def outcome_text(self) -> str:
         return f"take {_plural(self.count, 'card')} of your choice from either discard pile"
+
+
+class OthersPayValue(OutcomeBase):
+    """After the victim loses an item, each other player must lose items worth as much."""
+
+    type: Literal["others_pay_value"]
+    levels: int = Field(default=1, ge=0)
+
+    def outcome_text(self) -> str:
+        return (
+            "each other player must then give up items worth at least the Gold value of the item "
+            f"you lost; anyone who cannot loses every item and {_plural(self.levels, 'level')}"
+        )
 
 
 class DiscardOwnCard(OutcomeBase):
@@ -1074,12 +1110,17 @@ class AddMonster(EffectBase):
 
 class Mate(EffectBase):
     type: Literal["mate"]
+    # A modifier to every Run Away roll from either of the pair.
+    runaway: int = 0
 
     def describe(self, ctx: TextContext) -> str:
-        return (
+        text = (
             "a copy of one monster, with every enhancer on it, joins the fight; killing both "
             "pays levels and Treasure for each"
         )
+        if self.runaway:
+            text += f"; {_signed(self.runaway)} to Run Away from either of the pair"
+        return text
 
 
 class ReplaceMonster(EffectBase):
@@ -1172,7 +1213,7 @@ class ExtraCharacterCard(EffectBase):
         return (
             f"attach to a {noun}: with two {_axis_plural(self.axis)}, you have everything both "
             "give and take; with one, you get its advantages and none of its drawbacks (ability "
-            "costs are still paid)"
+            f"costs are still paid); it is discarded when your last {noun} goes"
         )
 
 
@@ -1234,13 +1275,21 @@ class OnlySlotBonuses(EffectBase):
         return f"{when}only {_slot_phrase(self.slot)} gives you a bonus"
 
 
+class CurseImmunity(EffectBase):
+    type: Literal["curse_immunity"]
+    source: Literal["own_door"] = "own_door"
+
+    def describe(self, ctx: TextContext) -> str:
+        return (
+            "a Curse you draw face up when you kick open the door on your turn has no effect on you"
+        )
+
+
 class DrawFromDiscard(EffectBase):
     type: Literal["draw_from_discard"]
 
     def describe(self, ctx: TextContext) -> str:
-        return (
-            "when you would draw a card face up, take the top card of that deck's discards instead"
-        )
+        return "take the top card of that deck's discards instead"
 
 
 Effect = Annotated[
@@ -1302,6 +1351,8 @@ Effect = Annotated[
     | HelperLevels
     | SellDouble
     | OnlySlotBonuses
+    | OthersPayValue
+    | CurseImmunity
     | DrawFromDiscard,
     Field(discriminator="type"),
 ]
@@ -1322,14 +1373,17 @@ class Cost(Model):
     discard: int = Field(default=0, ge=0)
     discard_up_to: int = Field(default=0, ge=0)
     discard_hand: bool = False
+    # Discards must come from the hand (not from the cards in play).
+    from_hand: bool = False
 
     def phrase(self) -> str:
+        source = " from your hand" if self.from_hand else ""
         if self.discard_hand:
             return "discard your whole hand"
         if self.discard_up_to:
-            return f"discard up to {_plural(self.discard_up_to, 'card')}"
+            return f"discard up to {_plural(self.discard_up_to, 'card')}{source}"
         if self.discard:
-            return f"discard {_plural(self.discard, 'card')}"
+            return f"discard {_plural(self.discard, 'card')}{source}"
         return ""
 
 
@@ -1354,7 +1408,8 @@ class Ability(Model):
             "combat": "in combat",
             "running_away": "when running away",
             "own_turn": "on your turn",
-            "on_draw": "when you draw",
+            "on_draw": "when you would draw a card face up",
+            "outside_combat": "when neither you nor your target is in combat",
         }[self.timing]
         prefix = ", ".join(
             p
@@ -1532,6 +1587,7 @@ class OneShotCard(CardBase):
     bonus: int | None = None
     gold: int | None = Field(default=None, ge=0)
     side: Literal["either", "player", "monster"] = "either"
+    played_by: Literal["anyone", "combatant"] = "anyone"
     usable_by: Condition | None = None
     not_usable_by: Condition | None = None
 
@@ -1545,6 +1601,7 @@ class OneShotCard(CardBase):
 class LevelCard(CardBase):
     kind: Literal["go_up_a_level"]
     requires: Condition | None = None
+    timing: Literal["any", "after_combat"] = "any"
 
     def all_conditions(self) -> Iterator[ConditionBase]:
         yield from super().all_conditions()
@@ -1556,6 +1613,7 @@ class FollowerCard(CardBase):
     kind: Literal["hireling", "ally", "sidekick"]
     bonus: int | None = 0
     gold: int | None = Field(default=None, ge=0)
+    timing: Literal["any", "own_turn"] = "any"
     abilities: list[Ability] = Field(default_factory=list)
 
     def top_level_effects(self) -> Iterator[EffectBase]:

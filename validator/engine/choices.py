@@ -76,6 +76,16 @@ class DefaultChooser:
     ) -> CardInstance | None:
         return min(candidates, key=card_worth) if candidates else None
 
+    def discard_to_escape(self, game: Game, player: Player, item: CardInstance) -> bool:
+        """Throw away an item that buys an escape (rather than risk the roll)? Yes."""
+        return True
+
+    def trade_treasures(
+        self, game: Game, player: Player, candidates: Sequence[CardInstance], count: int
+    ) -> list[CardInstance]:
+        """Treasure cards to trade in for fresh ones: the least useful, if there are enough."""
+        return sorted(candidates, key=card_worth)[:count] if len(candidates) >= count else []
+
     def bribe(
         self, game: Game, player: Player, candidates: Sequence[CardInstance]
     ) -> CardInstance | None:

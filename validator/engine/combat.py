@@ -463,6 +463,7 @@ def finish(game: Game, combat: Combat) -> None:
         player.next_combat.clear()
     game.combat = None
     game.last_combat = combat
+    game.last_combat_turn = game.turn_number
 
 
 def check_level_cap(player: Player) -> None:

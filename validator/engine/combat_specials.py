@@ -22,10 +22,27 @@ def _monster_arrives(game: Game, combat: Combat, monster: MonsterInPlay) -> None
             game.note(f"{monster.name} will not fight {fighter.name}")
             remove_monster(game, combat, monster, treasures=False)
             combat.extra_treasures += effect.treasures
+            if effect.trade_treasures:
+                _trade_treasures(game, fighter, effect.trade_treasures)
             return
     for toll in effects_of(monster.monster, BeforeCombat):
         if toll.when is None or holds(toll.when, fighter, game, combat):
             apply_outcomes(game, fighter, toll.effects, source=monster.name)
+
+
+def _trade_treasures(game: Game, player: Player, count: int) -> None:
+    """Discard Treasure cards from the hand to draw as many new ones face down."""
+    candidates = [c for c in player.hand if c.card.deck == "treasure"]
+    traded = game.chooser.trade_treasures(game, player, candidates, count)
+    if len(traded) != count:
+        return
+    for card in traded:
+        player.hand.remove(card)
+        game.discard(card)
+    for _ in range(count):
+        if game.can_draw("treasure"):
+            player.hand.append(game.draw("treasure"))
+    game.note(f"{player.name} trades {count} Treasure card(s) for new ones")
 
 
 def end_if_empty(game: Game, combat: Combat) -> None:

@@ -13,6 +13,7 @@ from validator.engine.cards import (
     HelperPresent,
     LevelIn,
     LevelRank,
+    MonsterLevelIn,
     MonsterNamed,
     MonsterTagged,
     NotCondition,
@@ -23,15 +24,21 @@ from validator.engine.cards import (
 )
 
 if TYPE_CHECKING:
-    from validator.engine.combat import Combat
+    from validator.engine.combat import Combat, MonsterInPlay
     from validator.engine.state import Game, Player
 
 
 def holds(
-    condition: ConditionBase, player: Player, game: Game, combat: Combat | None = None
+    condition: ConditionBase,
+    player: Player,
+    game: Game,
+    combat: Combat | None = None,
+    monster: MonsterInPlay | None = None,
 ) -> bool:
-    """Whether the condition holds for this player (in this combat, if any)."""
+    """Whether the condition holds for this player (in this combat, if any). Conditions on the
+    monster look at `monster` when given (the one being fled), else at every monster."""
     combat = combat if combat is not None else game.combat
+    monsters = [monster] if monster is not None else (combat.monsters if combat else [])
     if isinstance(condition, _AxisCondition):
         return player.has_trait(condition.axis, condition._name())
     if isinstance(condition, SexIs):
@@ -48,12 +55,15 @@ def holds(
     if isinstance(condition, HasInPlay):
         return any(c.kind == condition.has_in_play for c in player.in_play())
     if isinstance(condition, MonsterTagged):
-        return combat is not None and any(
-            condition.monster_tag in m.monster.tags for m in combat.monsters
-        )
+        return any(condition.monster_tag in m.monster.tags for m in monsters)
     if isinstance(condition, MonsterNamed):
-        return combat is not None and any(
-            m.monster.name.casefold() == condition.monster.casefold() for m in combat.monsters
+        return any(m.monster.name.casefold() == condition.monster.casefold() for m in monsters)
+    if isinstance(condition, MonsterLevelIn):
+        low, high = condition.monster_level.min, condition.monster_level.max
+        return any(
+            (low is None or (m.monster.level or 0) >= low)
+            and (high is None or (m.monster.level or 0) <= high)
+            for m in monsters
         )
     if isinstance(condition, HelperPresent):
         return combat is not None and (combat.helper is not None) == condition.helper_present
@@ -62,11 +72,11 @@ def holds(
     if isinstance(condition, BonusesUsed):
         return combat is not None and combat.bonuses_used(game) == condition.bonuses_used
     if isinstance(condition, AllOf):
-        return all(holds(c, player, game, combat) for c in condition.all)
+        return all(holds(c, player, game, combat, monster) for c in condition.all)
     if isinstance(condition, AnyOf):
-        return any(holds(c, player, game, combat) for c in condition.any)
+        return any(holds(c, player, game, combat, monster) for c in condition.any)
     if isinstance(condition, NotCondition):
-        return not holds(condition.not_, player, game, combat)
+        return not holds(condition.not_, player, game, combat, monster)
     raise TypeError(f"no evaluation for condition {type(condition).__name__}")
 
 

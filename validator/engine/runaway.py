@@ -15,6 +15,7 @@ from validator.engine.cards import (
     AutomaticEscape,
     CannotEscape,
     EscapeByDiscard,
+    Mate,
     NoPursuit,
     OnEscape,
     RunAway,
@@ -50,6 +51,10 @@ def runaway_modifier(game: Game, combat: Combat, player: Player, monster: Monste
             )
     total += sum(e.amount for e in effects_of(monster.monster, RunAway))
     total += combat.runaway_bonus.get(player.name, 0)
+    # A Mate's modifier applies to both of the pair.
+    for entry in combat.monsters:
+        if (entry is monster and entry.mate_of is not None) or entry.mate_of is monster:
+            total += sum(m.runaway for m in effects_of(entry.card.card, Mate))
     return total
 
 
@@ -92,6 +97,15 @@ def _run_from(game: Game, combat: Combat, player: Player, monster: MonsterInPlay
         return RunResult(player.name, name, True, "a card gives an automatic escape")
     if effects_of(card, CannotEscape):
         return RunResult(player.name, name, False, "it cannot be outrun")
+    for item in list(player.items):
+        for escape in effects_of(item.card, AutomaticEscape):
+            if not escape.discard_this:
+                continue
+            if escape.when is not None and not holds(escape.when, player, game, combat, monster):
+                continue
+            if game.chooser.discard_to_escape(game, player, item):
+                lose_item(game, player, item)
+                return RunResult(player.name, name, True, f"threw away {item.name}")
     for discard_rule in effects_of(card, EscapeByDiscard):
         candidates = [i for i in player.items if set(discard_rule.tags) & set(i.card.tags)]
         pick = game.chooser.discard_for_escape(game, player, candidates)

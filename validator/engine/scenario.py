@@ -487,6 +487,14 @@ def build_library(
     base_dir: Path | None,
     fail: Any,
 ) -> CardLibrary:
+    given_sets = set(document.sets)
+    if (
+        library is not None
+        and not document.cards
+        and not document.pack
+        and (not given_sets or given_sets >= set(library.sets))
+    ):
+        return library  # nothing to add or filter out: share it as it is
     result = CardLibrary()
     for index, raw in enumerate(document.cards):
         try:

@@ -181,6 +181,10 @@ class Player:
     next_combat: list[CardInstance] = field(default_factory=list)
     dead: bool = False
     needs_fresh_start: bool = False
+    # Resurrection was used: the next face-up Door draw comes from the discards.
+    draw_from_discard: bool = False
+    # What pays for it, discarded once the card is taken (so it is not the card taken).
+    pending_discards: list[CardInstance] = field(default_factory=list)
     double_sale_used: bool = False
 
     def __repr__(self) -> str:
@@ -267,6 +271,9 @@ class Game:
     phase: str = "start"  # start, kicked, after_door, charity
     turn_number: int = 1
     fought_this_turn: bool = False
+    # The Gold value of the items the last outcome took (Income Tax makes others match it).
+    last_lost_gold: int = 0
+    last_combat_turn: int = 0
     loot_after_transfer: bool = False
     winner: Player | None = None
     winners: list[Player] = field(default_factory=list)

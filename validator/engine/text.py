@@ -103,6 +103,8 @@ def render_lines(card: CardBase) -> list[str]:
         lines += _sentences(card.effects, TextContext())
         lines += [_sentence(a.describe(TextContext())) for a in card.abilities]
     elif isinstance(card, FollowerCard):
+        if card.timing == "any":
+            lines.append("Play it at any time, on anyone's turn.")
         if card.bonus:
             lines.append(f"{_signed(card.bonus)} to your combat strength.")
         lines += _sentences(card.effects, TextContext())
@@ -112,6 +114,8 @@ def render_lines(card: CardBase) -> list[str]:
             lines.append(_sentence(f"Not playable by {card.requires.not_.phrase()}"))
         elif card.requires is not None:
             lines.append(_sentence(f"Playable only by {card.requires.phrase()}"))
+        if isinstance(card, LevelCard) and card.timing == "after_combat":
+            lines.append("Play it only after a combat you won, once its Treasure is taken.")
         effects = _sentences(card.effects, TextContext())
         if effects and isinstance(card, OtherCard) and card.timing == "on_draw":
             first = effects[0]
@@ -167,7 +171,10 @@ def _one_shot_stats(card: OneShotCard) -> str:
     if card.bonus:
         side = {"either": "either side", "player": "the munchkins", "monster": "a monster"}
         text += f": {_signed(card.bonus)} to {side[card.side]} in a combat"
-    return f"{text}. {_gold(card.gold)}."
+    text = f"{text}. {_gold(card.gold)}."
+    if card.played_by == "combatant":
+        text += " Only a player taking part in the combat may play it."
+    return text
 
 
 def _restrictions(card: ItemCard | OneShotCard) -> list[str]:

@@ -26,7 +26,9 @@ from validator.engine.cards import (
     ChangeDieRoll,
     Cheat,
     CurseCard,
+    CurseImmunity,
     DoubleStrength,
+    DrawFromDiscard,
     DrawTreasures,
     ExtraBigItems,
     ExtraCharacterCard,
@@ -96,6 +98,8 @@ def begin_turn(game: Game) -> None:
                 if game.can_draw(deck):
                     receive_drawn(game, player, game.draw(deck))
     player.double_sale_used = False
+    player.draw_from_discard = False
+    player.pending_discards = []
     game.phase = "start"
     game.fought_this_turn = False
     game.loot_after_transfer = False
@@ -115,15 +119,32 @@ def _require_phase(game: Game, player: Player, phase: str, what: str) -> None:
 def kick_door(game: Game, player: Player) -> CardInstance:
     """Draw the top Door card face up: fight a monster, suffer a curse, or keep the card."""
     _require_phase(game, player, "start", "kicking open the door")
-    if not game.can_draw("door"):
+    if player.draw_from_discard and game.door_discard:
+        card = game.door_discard.pop()  # Resurrection: the top of the discards instead
+        game.note(f"{player.name} takes {card.name} from the Door discards")
+        for payment in player.pending_discards:
+            if payment in player.hand:
+                remove_from(player.hand, payment)
+                game.discard(payment)
+        player.pending_discards = []
+    elif not game.can_draw("door"):
         raise RuleViolation("the Door deck is empty")
-    card = game.draw("door")
+    else:
+        card = game.draw("door")
+    player.draw_from_discard = False
     game.phase = "kicked"
     game.note(f"{player.name} kicks open the door: {card.name}")
     if is_monster(card.card):
         start_combat(game, player, card)
     elif isinstance(card.card, CurseCard):
-        _curse(game, card, player)
+        if any(
+            usable_by(game, player, item) and effects_of(item.card, CurseImmunity)
+            for item in player.equipped
+        ):
+            game.note(f"{card.name} has no effect on {player.name}")
+            game.discard(card)
+        else:
+            _curse(game, card, player)
     else:
         receive_drawn(game, player, card)
     return card
@@ -362,6 +383,8 @@ def play(
         remove_from(player.hand, card)
         place_in_play(game, player, card)
     elif is_follower(definition):
+        if getattr(definition, "timing", "any") == "own_turn" and player is not game.active_player:
+            raise RuleViolation(f"{card.name} is played only on your own turn")
         remove_from(player.hand, card)
         player.followers.append(card)
     elif is_monster(definition):
@@ -408,6 +431,14 @@ def _play_enhancer(game: Game, player: Player, card: CardInstance, monster: str 
 def _play_level(game: Game, player: Player, card: CardInstance, target: Player) -> None:
     definition = card.card
     assert isinstance(definition, LevelCard)
+    if definition.timing == "after_combat":
+        last = game.last_combat
+        won = last is not None and last.outcome == "won"
+        if game.combat is not None or not won or game.last_combat_turn != game.turn_number:
+            raise RuleViolation(
+                f"{card.name} is played only after a combat won this turn, once its Treasure "
+                "is taken"
+            )
     if definition.requires is not None and not holds(definition.requires, player, game):
         raise RuleViolation(f"{card.name} is playable only by {definition.requires.phrase()}")
     gain = sum(e.amount for e in effects_of(definition, GainLevels))
@@ -471,6 +502,8 @@ def _play_one_shot(
     usable = getattr(definition, "usable_by", None)
     if usable is not None and not holds(usable, player, game):
         raise RuleViolation(f"{card.name} is usable only by {usable.phrase()}")
+    if getattr(definition, "played_by", "anyone") == "combatant" and player not in combat.side:
+        raise RuleViolation(f"{card.name} is played only by someone taking part in the combat")
     side = (
         "monster"
         if target_monster is not None and getattr(definition, "side", "either") != "player"
@@ -780,9 +813,23 @@ def use_ability(
                 + (f"; did you mean {hint!r}?" if hint else f" (it has {', '.join(known)})")
             )
         ability = found[0]
+    unsupported = [
+        e
+        for e in ability.effects
+        if not isinstance(e, Strength | RunAway | RemoveMonster | OutcomeBase | DrawFromDiscard)
+    ]
+    if unsupported:
+        raise RuleViolation(f"{ability.name}: the engine cannot use this ability yet")
     combat = game.combat
     if ability.timing in ("combat", "running_away") and combat is None:
         raise RuleViolation(f"{ability.name} is used in combat")
+    if ability.timing == "outside_combat" and combat is not None and player in combat.side:
+        raise RuleViolation(f"{ability.name} cannot be used while you are in combat")
+    if ability.timing == "on_draw":
+        if player is not game.active_player or game.phase != "start" or combat is not None:
+            raise RuleViolation(f"{ability.name} is used when you are about to kick open the door")
+        if not game.door_discard:
+            raise RuleViolation(f"{ability.name} needs a card in the Door discards")
     if ability.when is not None and not holds(ability.when, player, game):
         raise RuleViolation(f"{ability.name} works only against {ability.when.phrase()}")
     # The cost: discards from the hand or the table (never a curse kept as a reminder).
@@ -799,6 +846,10 @@ def use_ability(
         raise RuleViolation("each card can be discarded once")
     cost = ability.cost
     count = len(discards)
+    if cost is not None and cost.from_hand:
+        outside = [c.name for c in discards if c not in player.hand]
+        if outside:
+            raise RuleViolation(f"{ability.name} is paid from the hand, and {outside[0]} is not")
     if cost is not None:
         if cost.discard_hand:
             discards = list(player.hand)
@@ -831,6 +882,12 @@ def use_ability(
     removals = [e for e in ability.effects if isinstance(e, RemoveMonster)]
     if removals and combat is not None:
         _monster_named(combat, target_monster)
+    if ability.timing == "on_draw":
+        # Paid once the card is taken, so the payment is not what gets taken.
+        player.pending_discards = list(discards)
+        player.draw_from_discard = True
+        game.note(f"{player.name} will use {ability.name}")
+        return
     # Pay, then apply.
     for card in discards:
         if card in player.character:
@@ -862,8 +919,8 @@ def use_ability(
             end_if_empty(game, combat)
         elif isinstance(effect, OutcomeBase):
             apply_outcomes(game, player, [effect], source=ability.name)
-        else:
-            raise RuleViolation(f"{ability.name}: the engine cannot use this ability yet")
+        elif isinstance(effect, DrawFromDiscard):
+            player.draw_from_discard = True
 
 
 def discard_character_card(game: Game, player: Player, card: CardInstance) -> None:
