@@ -16,7 +16,6 @@ scenario that caused it; the run goes on.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import traceback
@@ -66,6 +65,7 @@ from validator.engine.cards import (
     ExtraLevels,
     ExtraTreasures,
     FollowerCard,
+    ForceHelp,
     GainLevels,
     HandSize,
     HelperPresent,
@@ -125,7 +125,7 @@ from validator.engine.scenario import (
 )
 from validator.engine.text import render_text
 
-CHECKS_VERSION = "2"
+CHECKS_VERSION = "3"
 
 # --------------------------------------------------------------------------------------------
 # Reports
@@ -167,11 +167,6 @@ class CardReport:
         self.status = "fail"
         if scenario is not None and self.failing_scenario is None:
             self.failing_scenario = yaml.safe_dump(scenario, sort_keys=False, width=100)
-
-
-def document_hash(document: dict[str, Any]) -> str:
-    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def check_version() -> str:
@@ -2084,11 +2079,49 @@ def _monster_cases(condition: ConditionBase | None) -> list[tuple[str, bool]]:
     return [(stand_in, True), (OGRE, False)] if stand_in else []
 
 
+def _force_help_check(
+    ctx: CheckContext, card: ItemCard, effect: ForceHelp, wearer: dict[str, Any]
+) -> None:
+    """The wearer may force a rival to help; a plain character may not; never for the win."""
+    rival = _player("Rival", 2)
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    alone = ctx.run("without a helper", {"players": [wearer, rival], "combat": fight})
+    helped = ctx.run(
+        "forces a rival to help",
+        {"players": [wearer, rival], "combat": fight, "steps": [{"help": "Rival", "forced": True}]},
+    )
+    if alone is None or helped is None:
+        return
+    if helped["fighter_strength"] != alone["fighter_strength"] + 2:
+        ctx.report.fail("the forced helper's strength did not count")
+        return
+    ctx.run(
+        "nobody is forced without the card",
+        {
+            "players": [_player("Hero", 3), rival],
+            "combat": fight,
+            "steps": [{"help": "Rival", "forced": True}],
+            "expect": {"error": "forces"},
+        },
+    )
+    ctx.run(
+        "never forced into a fight for the win",
+        {
+            "players": [{**wearer, "level": 9}, rival],
+            "combat": fight,
+            "steps": [{"help": "Rival", "forced": True}],
+            "expect": {"error": "for the win"},
+        },
+        covers=[ForceHelp],
+    )
+
+
 ITEM_EFFECT_CHECKS: dict[
     type[EffectBase], Callable[[CheckContext, ItemCard, Any, dict[str, Any]], None]
 ] = {
     CurseImmunity: _curse_immunity_check,
     AutomaticEscape: _escape_item_check,
+    ForceHelp: _force_help_check,
 }
 
 

@@ -18,6 +18,7 @@ from validator.engine.cards import (
     EffectBase,
     ExtraLevels,
     ExtraTreasures,
+    ForceHelp,
     HelperLevels,
     IgnoreLevel,
     LevelOnly,
@@ -300,7 +301,12 @@ def start_combat(game: Game, fighter: Player, monster: CardInstance) -> Combat:
 
 
 def offer_help(
-    game: Game, helper: Player, *, treasures: int = 0, picks_first: bool = False
+    game: Game,
+    helper: Player,
+    *,
+    treasures: int = 0,
+    picks_first: bool = False,
+    forced: bool = False,
 ) -> None:
     combat = require_combat(game)
     if combat.resolved:
@@ -316,6 +322,17 @@ def offer_help(
         raise RuleViolation(f"no one may help against {names}: it must be fought alone")
     if treasures < 0:
         raise RuleViolation("a treasure share cannot be negative")
+    if forced:
+        fighter = combat.fighter
+        compels = any(
+            usable_by(game, fighter, item) and effects_of(item.card, ForceHelp)
+            for item in fighter.equipped
+        ) or any(fighter.passive_effects(ForceHelp))
+        if not compels:
+            raise RuleViolation(f"{fighter.name} has no card that forces another player to help")
+        gained = sum(m.monster.levels_gained or 0 for m in combat.monsters)
+        if fighter.level + gained >= WINNING_LEVEL:
+            raise RuleViolation("no one can be forced to help in a fight for the win")
     combat.helper = helper
     combat.helper_treasures = treasures
     combat.helper_picks_first = picks_first

@@ -7,7 +7,7 @@ command passes the catalog's).
 
 Keys added beyond the format's: steps `unequip`, `decline`, `bribe`, `chase`, `discard_card`,
 `loot_room`, `look_for_trouble`, `end_turn`; a `help` step's `treasures` (how many of the drawn
-Treasures the helper gets) and `picks_first`; expectations `winner`, `sex`, `carried`,
+Treasures the helper gets) and `picks_first` and `forced`; expectations `winner`, `sex`, `carried`,
 `equipped`, `treasures_face_up`.
 """
 
@@ -115,6 +115,8 @@ class HelpStep(Model):
     help: Name
     treasures: int = Field(default=0, ge=0)
     picks_first: bool = False
+    # Compelled by the fighter's card (Kneepads of Allure): never in a fight for the win.
+    forced: bool = False
 
 
 class SacrificeStep(Model):
@@ -849,7 +851,13 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         )
     elif isinstance(step, HelpStep):
         helper = context.player(step.help, [*path, "help"])
-        turn.help_fight(game, helper, treasures=step.treasures, picks_first=step.picks_first)
+        turn.help_fight(
+            game,
+            helper,
+            treasures=step.treasures,
+            picks_first=step.picks_first,
+            forced=step.forced,
+        )
     elif isinstance(step, SacrificeStep):
         player = context.player(step.by, [*path, "by"])
         turn.sacrifice(

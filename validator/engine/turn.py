@@ -758,9 +758,14 @@ def _help_me_out(
 
 
 def help_fight(
-    game: Game, helper: Player, *, treasures: int = 0, picks_first: bool = False
+    game: Game,
+    helper: Player,
+    *,
+    treasures: int = 0,
+    picks_first: bool = False,
+    forced: bool = False,
 ) -> None:
-    offer_help(game, helper, treasures=treasures, picks_first=picks_first)
+    offer_help(game, helper, treasures=treasures, picks_first=picks_first, forced=forced)
 
 
 def sacrifice(game: Game, player: Player, follower: CardInstance) -> None:
