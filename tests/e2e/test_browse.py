@@ -15,6 +15,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def loaded_site(live_server: LiveServer) -> str:
     call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
+    call_command("validate_cards", stdout=io.StringIO())
     return str(live_server.url)
 
 
@@ -26,6 +27,7 @@ def test_home_to_set_to_card(page: Page, loaded_site: str) -> None:
     page.get_by_role("link", name="Munchkin", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Munchkin")
 
+    expect(page.get_by_test_id("coverage")).to_contain_text("147")
     page.get_by_label("Kind").select_option("monster")
     page.get_by_role("button", name="Filter").click()
     expect(page.locator(".result-count")).to_have_text("37 cards")
@@ -34,4 +36,5 @@ def test_home_to_set_to_card(page: Page, loaded_site: str) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Net Troll")
     expect(page.get_by_test_id("rules-text")).to_contain_text("Level 10 monster")
     expect(page.get_by_test_id("encoding")).to_be_visible()
+    expect(page.get_by_test_id("validation")).to_have_text("pass")
     assert page.url.endswith("/sets/munchkin-core/net-troll/")
