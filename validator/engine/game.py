@@ -67,8 +67,14 @@ def build_game(
     seed: int,
     options: Options | None = None,
     forced: Sequence[CardBase] = (),
+    top_doors: Sequence[CardBase] = (),
+    dealt: Sequence[CardBase] = (),
 ) -> Game:
-    """A new game: both decks built with every copy, shuffled by seed, four of each dealt."""
+    """A new game: both decks built with every copy, shuffled by seed, four of each dealt.
+
+    `forced` cards are shuffled in; `top_doors` are put on top of the Door deck after the deal
+    (the first doors kicked open) and `dealt` go one to each player's hand, so that the cards a
+    check wants to meet are met early in real play."""
     rng = random.Random(seed)
     game = Game(
         players=[Player(f"P{i + 1}", sex="female" if i % 2 else "male") for i in range(players)],
@@ -94,6 +100,12 @@ def build_game(
             for _ in range(4):
                 if game.can_draw(deck):
                     player.hand.append(game.draw(deck))
+    for card in reversed(top_doors):
+        uid += 1
+        game.door_deck.insert(0, CardInstance(uid, card, "forced"))
+    for index, card in enumerate(dealt):
+        uid += 1
+        game.players[index % players].hand.append(CardInstance(uid, card, "forced"))
     game.total_cards = uid
     for player in game.players:
         arrange(game, player)

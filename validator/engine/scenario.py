@@ -665,16 +665,32 @@ def fingerprint(game: Game) -> tuple[Any, ...]:
     return players, combat_state, piles, game.phase, game.winner is not None
 
 
+# Card instances are immutable, so scenarios run on the same library share them: each game gets
+# its own lists, shuffled by its own seed. Keyed by id(); each entry keeps its library alive.
+_DECK_CACHE: dict[tuple[int, bool], tuple[CardLibrary, list[CardInstance], list[CardInstance]]] = {}
+
+
 def _build_decks(context: _Context) -> None:
     game = context.game
-    uid = 0
-    for code, card in context.library.cards():
-        if code == "" and context.document.sets:
-            continue  # inline test cards are not shuffled into the decks
-        for _ in range(card.copies):
-            uid += 1
-            instance = CardInstance(uid, card, code)
-            (game.door_deck if card.deck == "door" else game.treasure_deck).append(instance)
+    skip_inline = bool(context.document.sets)
+    key = (id(context.library), skip_inline)
+    hit = _DECK_CACHE.get(key)
+    if hit is None or hit[0] is not context.library:
+        doors: list[CardInstance] = []
+        treasures: list[CardInstance] = []
+        uid = 0
+        for code, card in context.library.cards():
+            if code == "" and skip_inline:
+                continue  # inline test cards are not shuffled into the decks
+            for _ in range(card.copies):
+                uid += 1
+                (doors if card.deck == "door" else treasures).append(CardInstance(uid, card, code))
+        hit = (context.library, doors, treasures)
+        if len(_DECK_CACHE) > 512:
+            _DECK_CACHE.clear()
+        _DECK_CACHE[key] = hit
+    game.door_deck = list(hit[1])
+    game.treasure_deck = list(hit[2])
     game.rng.shuffle(game.door_deck)
     game.rng.shuffle(game.treasure_deck)
 

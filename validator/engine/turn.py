@@ -382,6 +382,7 @@ def play(
         check_can_hold(player, card)
         remove_from(player.hand, card)
         place_in_play(game, player, card)
+        game.note(f"{player.name} puts {card.name} in play")
     elif is_follower(definition):
         if getattr(definition, "timing", "any") == "own_turn" and player is not game.active_player:
             raise RuleViolation(f"{card.name} is played only on your own turn")

@@ -36,7 +36,9 @@ class Command(BaseCommand):
             raise CommandError(
                 "no cards match (is the catalog loaded? `python manage.py load_catalog`)"
             )
-        reports = cards_validate(cards=cards, force=options["force"])
+        # Whole games need whole sets, even when only some cards are being checked.
+        deck = catalog_cards(set_codes=sorted({code for code, _ in cards}))
+        reports = cards_validate(cards=cards, deck=deck, force=options["force"])
         table = coverage(reports)
         if options["json"]:
             self.stdout.write(
