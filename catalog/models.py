@@ -48,9 +48,10 @@ class Card(models.Model):
     language_version = models.PositiveSmallIntegerField(default=1)
 
     # Indexed copies of the document, for search and listings.
-    deck = models.CharField(max_length=10, choices=Deck.choices, db_index=True)
+    # Blank: outside both decks, or not known.
+    deck = models.CharField(max_length=10, choices=Deck.choices, blank=True, db_index=True)
     kind = models.CharField(max_length=30, db_index=True)
-    copies = models.PositiveSmallIntegerField(default=1)
+    copies = models.PositiveSmallIntegerField(null=True, blank=True)
     level = models.IntegerField(null=True, blank=True, db_index=True)
     treasures = models.IntegerField(null=True, blank=True, db_index=True)
     levels_gained = models.IntegerField(null=True, blank=True)

@@ -51,6 +51,7 @@ def set_list() -> QuerySet[CardSet]:
     return CardSet.objects.annotate(
         card_count=Count("cards"),
         copy_count=Sum("cards__copies"),
+        unknown_copies=Count("cards", filter=Q(cards__copies__isnull=True)),
         door_copies=Sum("cards__copies", filter=Q(cards__deck="door")),
         treasure_copies=Sum("cards__copies", filter=Q(cards__deck="treasure")),
         full_count=Count("cards", filter=Q(cards__encoding="full")),
@@ -120,7 +121,7 @@ def _stats(card: Card, typed: CardBase) -> list[tuple[str, str]]:
         ("Set", card.card_set.name),
         ("Deck", card.get_deck_display()),
         ("Kind", kind_label(card.kind)),
-        ("Copies in the set", str(card.copies)),
+        ("Copies in the set", known(card.copies)),
     ]
     if card.kind == "monster":
         stats += [

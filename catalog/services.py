@@ -71,7 +71,7 @@ def _card_columns(card: CardBase) -> dict[str, Any]:
         "document": document,
         "document_hash": document_hash(document),
         "language_version": LANGUAGE_VERSION,
-        "deck": card.deck,
+        "deck": card.deck or "",
         "kind": card.kind_name,
         "copies": card.copies,
         "level": getattr(card, "level", None),

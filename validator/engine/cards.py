@@ -79,7 +79,13 @@ CardTag = Literal[
     "race-attachment",
     "class-attachment",
     "item-attachment",
+    "accent-attachment",
+    "loyalty-attachment",
+    "training-attachment",
+    "species-attachment",
     "monster-adder",
+    "trap",
+    "origin",
 ]
 # The character axes: a player holds cards on each axis (one per axis unless a card allows more).
 Axis = Literal[
@@ -1462,8 +1468,10 @@ Encoding = Annotated[Full | Partial | TextOnly, Field(discriminator="status")]
 
 class CardBase(Model):
     name: CardName
-    deck: Deck
-    copies: int = Field(default=1, ge=1, le=99)
+    # None: outside both decks (SpongeBob's Role cards), or not known yet (say so in notes).
+    deck: Deck | None
+    # None: how many the box holds is not known.
+    copies: int | None = Field(default=1, ge=1, le=99)
     tags: list[CardTag] = Field(default_factory=list)
     effects: list[Effect] = Field(default_factory=list)
     notes: Prose | None = None
@@ -1622,6 +1630,18 @@ class FollowerCard(CardBase):
             yield from ability.effects
 
 
+class UnknownKindCard(CardBase):
+    """A card known by name only: its kind (and so its stats) is not known yet."""
+
+    kind: Literal["unknown"]
+
+    @model_validator(mode="after")
+    def _only_text(self) -> UnknownKindCard:
+        if self.encoding.status != "text_only":
+            raise ValueError("a card of unknown kind can only be 'text_only'")
+        return self
+
+
 class OtherCard(CardBase):
     kind: Literal["other_door", "other_treasure"]
     requires: Condition | None = None
@@ -1642,7 +1662,8 @@ Card = Annotated[
     | OneShotCard
     | LevelCard
     | FollowerCard
-    | OtherCard,
+    | OtherCard
+    | UnknownKindCard,
     Field(discriminator="kind"),
 ]
 CARD_TYPES: tuple[type[CardBase], ...] = tuple(typing.get_args(typing.get_args(Card)[0]))

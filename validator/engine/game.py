@@ -85,11 +85,15 @@ def build_game(
     uid = 0
     # Decks are built in a fixed order, so a seed gives the same game whatever the cards' source.
     for code, card in sorted(cards, key=lambda entry: (entry[0], entry[1].name)):
-        for _ in range(card.copies):
+        if card.deck is None:
+            continue  # outside both decks (Role cards), or deck unknown
+        for _ in range(card.copies or 1):
             uid += 1
             instance = CardInstance(uid, card, code)
             (game.door_deck if card.deck == "door" else game.treasure_deck).append(instance)
     for card in forced:
+        if card.deck is None:
+            continue
         uid += 1
         instance = CardInstance(uid, card, "forced")
         (game.door_deck if card.deck == "door" else game.treasure_deck).append(instance)

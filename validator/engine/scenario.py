@@ -682,7 +682,9 @@ def _build_decks(context: _Context) -> None:
         for code, card in context.library.cards():
             if code == "" and skip_inline:
                 continue  # inline test cards are not shuffled into the decks
-            for _ in range(card.copies):
+            if card.deck is None:
+                continue  # outside both decks
+            for _ in range(card.copies or 1):
                 uid += 1
                 (doors if card.deck == "door" else treasures).append(CardInstance(uid, card, code))
         hit = (context.library, doors, treasures)

@@ -350,7 +350,7 @@ class Game:
         return bool(self.treasure_deck or self.treasure_discard)
 
     def discard(self, card: CardInstance) -> None:
-        (self.door_discard if card.card.deck == "door" else self.treasure_discard).append(card)
+        (self.door_discard if card.card.deck != "treasure" else self.treasure_discard).append(card)
 
     def discard_all(self, cards: Iterable[CardInstance]) -> None:
         for card in cards:

@@ -24,6 +24,7 @@ from validator.engine.cards import (
     OneShotCard,
     OtherCard,
     TextContext,
+    UnknownKindCard,
     _plural,
     _signed,
     _slot_phrase,
@@ -121,6 +122,8 @@ def render_lines(card: CardBase) -> list[str]:
             first = effects[0]
             effects[0] = f"As soon as it is drawn, {first[0].lower()}{first[1:]}"
         lines += effects
+    elif isinstance(card, UnknownKindCard):
+        lines.append("Kind of card not known yet.")
     else:  # pragma: no cover - every card type is handled above
         raise TypeError(f"no text for {type(card).__name__}")
     return [line for line in lines if line]
