@@ -244,18 +244,22 @@ def side_strength(game: Game, combat: Combat) -> int:
     return total
 
 
-def monster_strength(game: Game, combat: Combat, monster: MonsterInPlay) -> int:
-    card = monster.monster
-    strength = card.level or 0
-    floor = None
+def _enhanced(monster: MonsterInPlay, base: int, stat: str) -> int:
+    """A monster's level or Treasure with every enhancer on it, within the enhancers' floors."""
+    value, floor = base, None
     for enhancer in monster.all_enhancers:
         enh = enhancer.card
         if isinstance(enh, MonsterEnhancerCard):
-            strength += enh.strength or 0
-            if enh.strength_floor is not None:
-                floor = max(floor or 0, enh.strength_floor)
-    if floor is not None:
-        strength = max(strength, floor)
+            value += getattr(enh, stat) or 0
+            stat_floor = getattr(enh, f"{stat}_floor")
+            if stat_floor is not None:
+                floor = max(floor or 0, stat_floor)
+    return value if floor is None else max(value, floor)
+
+
+def monster_strength(game: Game, combat: Combat, monster: MonsterInPlay) -> int:
+    card = monster.monster
+    strength = _enhanced(monster, card.level or 0, "strength")
     for effect in effects_of(card, Strength):
         if effect.when is None:
             strength += effect.amount
@@ -388,16 +392,7 @@ def _outcome_of(results: list[RunResult]) -> str:
 
 def _treasure_count(game: Game, combat: Combat, monster: MonsterInPlay) -> int:
     card = monster.monster
-    count = card.treasures or 0
-    floor = None
-    for enhancer in monster.all_enhancers:
-        enh = enhancer.card
-        if isinstance(enh, MonsterEnhancerCard):
-            count += enh.treasures or 0
-            if enh.treasures_floor is not None:
-                floor = max(floor or 0, enh.treasures_floor)
-    if floor is not None:
-        count = max(count, floor)
+    count = _enhanced(monster, card.treasures or 0, "treasures")
     for effect in effects_of(card, ExtraTreasures):
         if effect.when is None or any(holds(effect.when, p, game, combat) for p in combat.side):
             count += effect.amount

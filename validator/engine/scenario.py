@@ -36,7 +36,6 @@ from validator.engine.cards import (
     read_yaml,
 )
 from validator.engine.combat import (
-    MonsterInPlay,
     monsters_strength,
     side_strength,
     start_combat,
@@ -698,7 +697,7 @@ def _build_decks(context: _Context) -> None:
 
 
 def _set_table(context: _Context) -> None:
-    from validator.engine.turn import _add_monster, check_can_hold, place_in_play
+    from validator.engine.turn import _add_monster, check_can_hold
 
     document, game = context.document, context.game
     for p_index, setup in enumerate(document.players):
@@ -748,7 +747,6 @@ def _set_table(context: _Context) -> None:
         for card in monsters[1:]:
             if game.combat is combat:
                 _add_monster(game, combat, card)
-    _ = place_in_play
 
 
 def _put_in_play(game: Game, player: Player, card: CardInstance) -> None:
@@ -810,6 +808,15 @@ def _card_of(
     raise RuleViolation(f"{player.name} has no {name}")
 
 
+def _target(game: Game, on: str | None) -> tuple[Player | None, str | None]:
+    """`on:` names a player or, failing that, a monster in the fight."""
+    if on is None:
+        return None, None
+    if any(p.name.casefold() == on.casefold() for p in game.players):
+        return game.player(on), None
+    return None, on
+
+
 def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
     from validator.engine import combat_specials, turn
     from validator.engine.combat import resolve
@@ -818,13 +825,7 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
     if isinstance(step, PlayStep):
         player = context.player(step.by, [*path, "by"])
         card = _card_of(context, player, step.play, [*path, "play"])
-        target_player = None
-        target_monster = None
-        if step.on is not None:
-            if any(p.name.casefold() == step.on.casefold() for p in game.players):
-                target_player = game.player(step.on)
-            else:
-                target_monster = step.on
+        target_player, target_monster = _target(game, step.on)
         with_card = None
         if step.with_ is not None:
             owner = (
@@ -846,13 +847,7 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         player = context.player(step.by, [*path, "by"])
         source = _card_of(context, player, step.use, [*path, "use"], "table")
         discards = _cards_of(context, player, step.discard, [*path, "discard"])
-        target_player = None
-        target_monster = None
-        if step.on is not None:
-            if any(p.name.casefold() == step.on.casefold() for p in game.players):
-                target_player = game.player(step.on)
-            else:
-                target_monster = step.on
+        target_player, target_monster = _target(game, step.on)
         turn.use_ability(
             game,
             player,
@@ -925,14 +920,12 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         turn.end_turn(game)
     else:  # pragma: no cover - every step type is handled above
         raise TypeError(type(step).__name__)
-    _ = MonsterInPlay
 
 
 def _check(
     context: _Context, expect: Expect, values: dict[str, Any], refusal: str | None
 ) -> list[str]:
     failures: list[str] = []
-    game = context.game
 
     def player_name(name: str, path: list[str | int]) -> str:
         return context.player(name, path).name
@@ -984,7 +977,6 @@ def _check(
         expect.winner, ["expect", "winner"]
     ):
         failures.append(f"winner: expected {expect.winner}, got {values['winner']}")
-    _ = game
     return failures
 
 
