@@ -1,5 +1,7 @@
 """The server-rendered pages show the right content."""
 
+from pathlib import Path
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -88,3 +90,46 @@ def test_partial_card_lists_its_unencoded_clauses(client: Client, core_catalog: 
 
 def test_unknown_card_is_404(client: Client, core_catalog: None) -> None:
     assert client.get("/sets/munchkin-core/no-such-card/").status_code == 404
+
+
+def test_a_set_with_unknown_copies_says_so(client: Client, tmp_path: Path) -> None:
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    path = tmp_path / "partial-set.yaml"
+    cards = [
+        {
+            "name": "Known Ogre",
+            "deck": "door",
+            "kind": "monster",
+            "copies": 2,
+            "level": 3,
+            "treasures": 1,
+            "encoding": {"status": "full"},
+        },
+        {
+            "name": "Mystery Card",
+            "deck": None,
+            "kind": "unknown",
+            "copies": None,
+            "notes": "Named in a rulebook.",
+            "encoding": {"status": "text_only", "reason": "unknown"},
+        },
+    ]
+    path.write_text(
+        json.dumps(
+            {
+                "set": {"code": "partial-set", "name": "Partial Set", "cards_in_box": 168},
+                "cards": cards,
+            }
+        )
+    )
+    call_command("load_catalog", str(path), stdout=io.StringIO())
+    home = client.get("/").content.decode()
+    assert "At least 3 of 168 cards in the box catalogued (copies unknown for 1 card)" in home
+    page = client.get("/sets/partial-set/").content.decode()
+    assert "1 card whose copies are not known" in page and "at least 3 of the 168" in page
+    card = client.get("/sets/partial-set/mystery-card/").content.decode()
+    assert "Kind of card not known yet." in card and "unknown" in card
