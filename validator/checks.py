@@ -28,6 +28,7 @@ import yaml
 
 from validator.engine import ENGINE_VERSION
 from validator.engine.cards import (
+    CHARACTER_KINDS,
     Ability,
     AddMonster,
     AllOf,
@@ -68,6 +69,7 @@ from validator.engine.cards import (
     ForceHelp,
     GainLevels,
     HandSize,
+    HasInPlay,
     HelperPresent,
     IgnoreLevel,
     ItemCard,
@@ -112,6 +114,7 @@ from validator.engine.cards import (
     TakeItemInCombat,
     TransferCombat,
     UsedTag,
+    Wearing,
     WinsTies,
     _AxisCondition,
     dump_card,
@@ -125,7 +128,7 @@ from validator.engine.scenario import (
 )
 from validator.engine.text import render_text
 
-CHECKS_VERSION = "4"
+CHECKS_VERSION = "5"
 
 # --------------------------------------------------------------------------------------------
 # Reports
@@ -530,6 +533,10 @@ def _holds(condition: ConditionBase | None, who: Victim | Seat) -> bool | None:
     if isinstance(condition, NotCondition):
         inner = _holds(condition.not_, who)
         return None if inner is None else not inner
+    if isinstance(condition, HasInPlay) and condition.has_in_play in CHARACTER_KINDS:
+        return any(axis == condition.has_in_play for axis, _ in who.traits)
+    if isinstance(condition, Wearing):
+        return any(ITEM_FACTS.get(i, {}).get("slot") == condition.wearing for i in who.items)
     if isinstance(condition, AllOf | AnyOf):
         members = condition.all if isinstance(condition, AllOf) else condition.any
         parts = [_holds(c, who) for c in members]
@@ -1177,17 +1184,28 @@ def _pursued_level(card: MonsterCard) -> int:
 
 def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     name = card.name
-    unconditional = sum(
-        e.amount for e in card.effects if isinstance(e, Strength) and e.when is None
+    # A plain character (Level 1, male, Human, nothing in play) meets some conditions too
+    # ("+4 against males", "+5 against anyone with no Class").
+    plain_seat = Seat("Hero")
+    holding = [_holds(e.when, plain_seat) for e in card.effects if isinstance(e, Strength)]
+    base = (card.level or 0) + sum(
+        e.amount
+        for e in card.effects
+        if isinstance(e, Strength) and (e.when is None or _holds(e.when, plain_seat) is True)
     )
-    base = (card.level or 0) + unconditional
     plain = _player("Hero", 1)
-    ctx.run(
-        "strength against a plain character",
-        {"players": [plain, _player("Rival")], "combat": {"fighter": "Hero", "monsters": [name]}},
-        expect_values(monster_strength=base),
-        covers=["monster"],
-    )
+    if None in holding:
+        ctx.report.warn("a strength condition cannot be predicted for a plain character")
+    else:
+        ctx.run(
+            "strength against a plain character",
+            {
+                "players": [plain, _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [name]},
+            },
+            expect_values(monster_strength=base),
+            covers=["monster"],
+        )
     # Conditions tried both ways: the bonus applies with the trait, and only then.
     for effect in card.effects:
         if isinstance(effect, Strength) and effect.when is not None:

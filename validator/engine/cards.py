@@ -111,7 +111,7 @@ CardName = Annotated[str, Field(min_length=1, max_length=80)]
 Prose = Annotated[str, Field(min_length=1, max_length=2000)]
 
 
-_PLURALS = {"class": "classes", "species": "species", "power": "powers"}
+_PLURALS = {"class": "classes", "species": "species", "power": "powers", "loyalty": "loyalties"}
 
 
 def _axis_plural(axis: str) -> str:
@@ -1216,6 +1216,12 @@ class ExtraCharacterCard(EffectBase):
 
     def describe(self, ctx: TextContext) -> str:
         noun = _title(self.axis)
+        if self.count > 1:
+            return (
+                f"attach to a {noun}: you may have up to {self.count + 1} "
+                f"{_axis_plural(self.axis)}, with everything each gives and takes; it is "
+                f"discarded when your last {noun} goes"
+            )
         return (
             f"attach to a {noun}: with two {_axis_plural(self.axis)}, you have everything both "
             "give and take; with one, you get its advantages and none of its drawbacks (ability "

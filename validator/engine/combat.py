@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from validator.engine.cards import (
     DoubleStrength,
     EffectBase,
+    EquippedWithTag,
     ExtraLevels,
     ExtraTreasures,
     ForceHelp,
@@ -225,6 +226,8 @@ def _multiplier(game: Game, combat: Combat, player: Player, effect: Strength) ->
         return sum(1 for p in combat.side if holds(per.players_on_side, p, game, combat))
     if per == "monster":
         return len(combat.monsters)
+    if isinstance(per, EquippedWithTag):
+        return sum(1 for item in player.equipped if per.equipped_with_tag in item.card.tags)
     return 1
 
 

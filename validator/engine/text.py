@@ -78,8 +78,10 @@ def render_lines(card: CardBase) -> list[str]:
             lines.append(
                 "Bad Stuff: " + " ".join(_sentences(card.bad_stuff, TextContext(on_monster=True)))
             )
-        else:
+        elif card.encoding.status == "full":
             lines.append("Bad Stuff: none.")
+        else:
+            lines.append("Bad Stuff: not encoded (see the notes).")
     elif isinstance(card, MonsterEnhancerCard):
         lines.append(_enhancer_text(card))
         lines += _sentences(card.effects, TextContext())
