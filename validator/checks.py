@@ -117,7 +117,6 @@ from validator.engine.cards import (
     Wearing,
     WinsTies,
     _AxisCondition,
-    dump_card,
     parse_card,
 )
 from validator.engine.scenario import (
@@ -288,7 +287,7 @@ _REFERENCES: list[CardBase] | None = None
 _EXTRA: list[CardBase] | None = None
 
 
-def EXTRA_REFERENCES() -> list[CardBase]:  # noqa: N802 - reads as the constant it caches
+def extra_references() -> list[CardBase]:
     """A hireling, and a race no condition names (to be "not Human")."""
     global _EXTRA
     if _EXTRA is None:
@@ -3259,7 +3258,7 @@ def _library_for(card: CardBase, set_code: str) -> CardLibrary:
         if reference.name.casefold() not in names:
             library.add("validator", reference)
             names.add(reference.name.casefold())
-    for extra in EXTRA_REFERENCES():
+    for extra in extra_references():
         if extra.name.casefold() not in names:
             library.add("validator", extra)
     companions = [_trait_card(axis, name) for axis, name in _traits(card.all_conditions())]
@@ -3451,7 +3450,3 @@ def coverage(reports: Sequence[CardReport]) -> dict[str, Any]:
         }
         out["sets"][code] = {**summarize(in_set), "kinds": kinds}
     return out
-
-
-def card_document(card: CardBase) -> dict[str, Any]:
-    return dump_card(card)

@@ -44,8 +44,6 @@ from validator.engine.state import (
     RuleViolation,
     gold_value,
     is_big,
-    is_item,
-    is_one_shot,
     item_bonus,
     remove_from,
 )
@@ -66,6 +64,8 @@ def change_level(
         target = min(target, max(ceiling, player.level))
     change = target - player.level
     player.level = target
+    if change < 0:
+        enforce_power_ranks(game, player)
     if change:
         game.note(
             f"{player.name} {'gains' if change > 0 else 'loses'} {abs(change)} level(s) "
@@ -74,6 +74,14 @@ def change_level(
     if player.level >= WINNING_LEVEL and may_win:
         declare_winner(game, player, reason)
     return change
+
+
+def enforce_power_ranks(game: Game, player: Player) -> None:
+    """Powers whose total Rank is above the Level are discarded, lowest Rank first, until the
+    rest fit (which keeps as much Rank as the player can)."""
+    while player.power_ranks() > player.level:
+        weakest = min(player.axis_cards("power"), key=lambda c: getattr(c.card, "rank", None) or 1)
+        discard_character(game, player, weakest)
 
 
 def declare_winner(game: Game, player: Player, reason: str) -> None:
@@ -396,7 +404,7 @@ def _apply_one(
             take_card(game, victim, card)
             game.discard(card)
         return True
-    raise RuleViolation(f"the engine cannot apply {effect.type!r} yet")  # type: ignore[attr-defined]
+    raise RuleViolation(f"the engine cannot apply {type(effect).__name__} yet")
 
 
 def _cheapest_payment(items: Sequence[CardInstance], amount: int) -> list[CardInstance]:
@@ -517,9 +525,3 @@ def receive_drawn(game: Game, player: Player, card: CardInstance) -> None:
         apply_outcomes(game, player, card.card.effects, source=card.name)
         return
     player.hand.append(card)
-
-
-def is_sellable(card: CardInstance) -> bool:
-    return (is_item(card.card) or is_one_shot(card.card)) and getattr(
-        card.card, "gold", None
-    ) is not None

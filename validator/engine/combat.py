@@ -9,7 +9,7 @@ counted once + one-shots played for it. The monsters win ties unless the side wi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -207,9 +207,11 @@ def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
     return strength
 
 
-def _strength_effects(game: Game, combat: Combat, player: Player, effects: object) -> int:
+def _strength_effects(
+    game: Game, combat: Combat, player: Player, effects: Iterable[Strength]
+) -> int:
     total = 0
-    for effect in effects:  # type: ignore[attr-defined]
+    for effect in effects:
         if effect.duration == "next_combat":
             continue
         if effect.when is not None and not holds(effect.when, player, game, combat):
@@ -479,8 +481,3 @@ def finish(game: Game, combat: Combat) -> None:
     game.combat = None
     game.last_combat = combat
     game.last_combat_turn = game.turn_number
-
-
-def check_level_cap(player: Player) -> None:
-    if player.level > WINNING_LEVEL:
-        player.level = WINNING_LEVEL

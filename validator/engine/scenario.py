@@ -753,7 +753,15 @@ def _put_in_play(game: Game, player: Player, card: CardInstance) -> None:
     from validator.engine.turn import _curse, place_in_play
 
     definition = card.card
-    if definition.kind_name in CHARACTER_KINDS:
+    if definition.kind_name == "power":
+        rank = getattr(definition, "rank", None) or 1
+        if player.power_ranks() + rank > player.level:
+            raise RuleViolation(
+                f"{player.name}'s Powers would total Rank {player.power_ranks() + rank}, above "
+                f"Level {player.level}"
+            )
+        player.character.append(card)
+    elif definition.kind_name in CHARACTER_KINDS:
         axis = definition.kind_name
         if len(player.axis_cards(axis)) >= 1 + player.extra_slots(axis):
             raise RuleViolation(

@@ -18,7 +18,6 @@ from validator.engine.cards import (
 )
 from validator.engine.cards import (
     CardBase,
-    CharacterCard,
     CurseCard,
     EffectBase,
     FollowerCard,
@@ -246,6 +245,10 @@ class Player:
                 found += effects_of(source.card, effect_type)
         return found
 
+    def power_ranks(self) -> int:
+        """The total Rank of the Powers in play (an unknown Rank counts as 1)."""
+        return sum(getattr(c.card, "rank", None) or 1 for c in self.axis_cards("power"))
+
     def hand_limit(self) -> int:
         from validator.engine.cards import HandSize
 
@@ -405,24 +408,12 @@ def remove_from(cards: list[CardInstance], card: CardInstance) -> None:
     raise ValueError(f"{card!r} is not there")
 
 
-def find_by_name(cards: Iterable[CardInstance], name: str) -> CardInstance | None:
-    key = name.casefold()
-    for card in cards:
-        if card.name.casefold() == key:
-            return card
-    return None
-
-
 def is_item(card: CardBase) -> bool:
     return isinstance(card, ItemCard)
 
 
 def is_monster(card: CardBase) -> bool:
     return isinstance(card, MonsterCard)
-
-
-def is_character(card: CardBase) -> bool:
-    return isinstance(card, CharacterCard) and card.kind in CHARACTER_KINDS
 
 
 def is_follower(card: CardBase) -> bool:

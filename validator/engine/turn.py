@@ -21,7 +21,6 @@ from validator.engine.cards import (
     AutomaticEscape,
     CancelCurse,
     CancelEscape,
-    CardBase,
     CarryItem,
     ChangeDieRoll,
     Cheat,
@@ -463,6 +462,18 @@ def _play_character(game: Game, player: Player, card: CardInstance) -> None:
     current = player.axis_cards(axis)
     if any(c.name == card.name for c in current):
         raise RuleViolation(f"{player.name} already is {card.name}: no two of the same card")
+    if axis == "power":
+        # Any number of Powers, as long as their total Rank stays within the Level.
+        rank = getattr(card.card, "rank", None) or 1
+        if player.power_ranks() + rank > player.level:
+            raise RuleViolation(
+                f"{card.name} (Rank {rank}) would bring {player.name}'s Powers to a total Rank "
+                f"of {player.power_ranks() + rank}, above Level {player.level}"
+            )
+        remove_from(player.hand, card)
+        player.character.append(card)
+        game.note(f"{player.name} gains the Power {card.name}")
+        return
     remove_from(player.hand, card)
     limit = 1 + player.extra_slots(axis)
     while len(player.axis_cards(axis)) >= limit:
@@ -934,7 +945,3 @@ def discard_character_card(game: Game, player: Player, card: CardInstance) -> No
     if card not in player.character:
         raise RuleViolation(f"{player.name} has no {card.name} in play")
     discard_character(game, player, card)
-
-
-def card_definition(card: CardInstance) -> CardBase:
-    return card.card
