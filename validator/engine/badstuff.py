@@ -497,7 +497,9 @@ def enforce_big_limit(game: Game, player: Player) -> None:
     from validator.engine.turn import big_allowance
 
     while True:
-        bigs = [i for i in player.items if is_big(i.card) and i.uid not in player.cheats]
+        bigs = [
+            i for i in player.items if i.big and i.slot != "ship" and i.uid not in player.cheats
+        ]
         if len(bigs) <= big_allowance(player):
             return
         item = min(bigs, key=lambda c: (item_bonus(c.card), gold_value(c.card)))

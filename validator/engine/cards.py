@@ -1218,14 +1218,14 @@ class ExtraCharacterCard(EffectBase):
         noun = _title(self.axis)
         if self.count > 1:
             return (
-                f"attach to a {noun}: you may have up to {self.count + 1} "
+                f"attach to {_article(noun)}: you may have up to {self.count + 1} "
                 f"{_axis_plural(self.axis)}, with everything each gives and takes; it is "
                 f"discarded when your last {noun} goes"
             )
         return (
-            f"attach to a {noun}: with two {_axis_plural(self.axis)}, you have everything both "
-            "give and take; with one, you get its advantages and none of its drawbacks (ability "
-            f"costs are still paid); it is discarded when your last {noun} goes"
+            f"attach to {_article(noun)}: with two {_axis_plural(self.axis)}, you have everything "
+            "both give and take; with one, you get its advantages and none of its drawbacks "
+            f"(ability costs are still paid); it is discarded when your last {noun} goes"
         )
 
 

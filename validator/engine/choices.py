@@ -76,6 +76,10 @@ class DefaultChooser:
     ) -> CardInstance | None:
         return min(candidates, key=card_worth) if candidates else None
 
+    def abandon_ship(self, game: Game, player: Player, ship: CardInstance) -> bool:
+        """Discard a Ship with a Run Away penalty before rolling? Yes: escaping comes first."""
+        return True
+
     def discard_to_escape(self, game: Game, player: Player, item: CardInstance) -> bool:
         """Throw away an item that buys an escape (rather than risk the roll)? Yes."""
         return True

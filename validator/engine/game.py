@@ -175,7 +175,10 @@ def _equip_problems(game: Game, p: Player) -> list[str]:
             problems.append(f"{p.name} has {n} {slot} equipped")
     if hands > 2:
         problems.append(f"{p.name} uses {hands} hands")
-    bigs = sum(1 for i in p.items if i.big and i.uid not in p.cheats)
+    ships = sum(1 for i in p.items if i.slot == "ship" and i.uid not in p.cheats)
+    if ships > 1:
+        problems.append(f"{p.name} has {ships} Ships")
+    bigs = sum(1 for i in p.items if i.big and i.slot != "ship" and i.uid not in p.cheats)
     if bigs > 1 and bigs > turn.big_allowance(p):
         problems.append(f"{p.name} carries {bigs} Big items")
     return problems

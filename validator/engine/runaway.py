@@ -44,11 +44,19 @@ class RunResult:
 
 def runaway_modifier(game: Game, combat: Combat, player: Player, monster: MonsterInPlay) -> int:
     total = sum(e.amount for e in player.passive_effects(RunAway) if _applies(e, player, game))
+    ships, others = [], 0
     for item in player.equipped:
         if usable_by(game, player, item):
-            total += sum(
+            amount = sum(
                 e.amount for e in effects_of(item.card, RunAway) if _applies(e, player, game)
             )
+            if item.slot == "ship" and effects_of(item.card, RunAway):
+                ships.append(amount)
+            else:
+                others += amount
+    # A Ship's Run Away modifier replaces the one from Footgear and other possessions; with
+    # several Ships, the best one counts (Booty).
+    total += max(ships) if ships else others
     total += sum(e.amount for e in effects_of(monster.monster, RunAway))
     total += combat.runaway_bonus.get(player.name, 0)
     # A Mate's modifier applies to both of the pair.
@@ -112,6 +120,10 @@ def _run_from(game: Game, combat: Combat, player: Player, monster: MonsterInPlay
         if pick is not None:
             lose_item(game, player, pick)
             return RunResult(player.name, name, True, f"threw it {pick.name}")
+    for ship in [i for i in player.equipped if i.slot == "ship"]:
+        penalty = sum(e.amount for e in effects_of(ship.card, RunAway))
+        if penalty < 0 and game.chooser.abandon_ship(game, player, ship):
+            lose_item(game, player, ship)  # a Ship that slows you may be left behind first
     modifier = runaway_modifier(game, combat, player, monster)
     loaded = combat.loaded_die.pop(player.name, None)
     roll = loaded if loaded is not None else game.roll(player)

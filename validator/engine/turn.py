@@ -216,10 +216,20 @@ def big_allowance(player: Player) -> float:
 
 
 def _big_items(player: Player) -> list[CardInstance]:
-    return [i for i in player.items if i.big and i.uid not in player.cheats]
+    # A Ship is Big but does not count against the Big limit (Booty).
+    return [i for i in player.items if i.big and i.slot != "ship" and i.uid not in player.cheats]
+
+
+def _ships(player: Player) -> list[CardInstance]:
+    return [i for i in player.items if i.slot == "ship" and i.uid not in player.cheats]
 
 
 def check_can_hold(player: Player, card: CardInstance) -> None:
+    if card.slot == "ship" and card.uid not in player.cheats and _ships(player):
+        raise RuleViolation(
+            f"{player.name} already has the Ship {_ships(player)[0].name}: one Ship at a time "
+            "(Cheat! allows more)"
+        )
     if (
         card.big
         and card.uid not in player.cheats
