@@ -31,6 +31,7 @@ from validator.engine.cards import (
 from validator.engine.combat import (
     Combat,
     monsters_strength,
+    offer_help,
     resolve,
     side_member_strength,
     side_strength,
@@ -443,7 +444,7 @@ def _ask_for_help(game: Game, combat: Combat) -> None:
             continue
         treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
         try:
-            turn.help_fight(game, helper, treasures=max(1, treasures // 2))
+            offer_help(game, helper, treasures=max(1, treasures // 2))
         except RuleViolation:
             return
         check(game)

@@ -37,6 +37,7 @@ from validator.engine.cards import (
 )
 from validator.engine.combat import (
     monsters_strength,
+    offer_help,
     side_strength,
     start_combat,
 )
@@ -872,7 +873,7 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         )
     elif isinstance(step, HelpStep):
         helper = context.player(step.help, [*path, "help"])
-        turn.help_fight(
+        offer_help(
             game,
             helper,
             treasures=step.treasures,

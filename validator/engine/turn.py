@@ -52,7 +52,6 @@ from validator.engine.combat import (
     Combat,
     MonsterInPlay,
     OneShotPlay,
-    offer_help,
     remove_monster,
     require_combat,
     side_is_winning,
@@ -777,17 +776,6 @@ def _help_me_out(
         raise RuleViolation(f"{item.name} would not turn the fight into a win")
     remove_from(player.hand, card)
     combat.spent.append(card)
-
-
-def help_fight(
-    game: Game,
-    helper: Player,
-    *,
-    treasures: int = 0,
-    picks_first: bool = False,
-    forced: bool = False,
-) -> None:
-    offer_help(game, helper, treasures=treasures, picks_first=picks_first, forced=forced)
 
 
 def sacrifice(game: Game, player: Player, follower: CardInstance) -> None:
