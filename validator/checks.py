@@ -921,7 +921,11 @@ class CheckContext:
         covers: Iterable[type[EffectBase] | str] = (),
     ) -> dict[str, Any] | None:
         """Run one generated scenario; a failure (or crash) fails the card, naming it."""
-        document = {"name": f"{self.card.name}: {label}", **document}
+        document = {
+            "name": f"{self.card.name}: {label}",
+            "sets": list(self.library.sets),
+            **document,
+        }
         self.report.scenarios_run += 1
         try:
             result = run_scenario(ScenarioDocument.model_validate(document), library=self.library)

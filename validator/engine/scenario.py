@@ -7,8 +7,8 @@ command passes the catalog's).
 
 Keys added beyond the format's: steps `unequip`, `decline`, `bribe`, `chase`, `discard_card`,
 `loot_room`, `look_for_trouble`, `end_turn`; a `help` step's `treasures` (how many of the drawn
-Treasures the helper gets) and `picks_first` and `forced`; expectations `winner`, `sex`, `carried`,
-`equipped`, `treasures_face_up`.
+Treasures the helper gets), `picks_first` and `forced`; a `sacrifice` step's `helper_escapes`;
+expectations `winner`, `sex`, `carried`, `equipped`, `treasures_face_up`.
 """
 
 from __future__ import annotations
@@ -122,6 +122,8 @@ class HelpStep(Model):
 class SacrificeStep(Model):
     sacrifice: Name
     by: Name
+    # The fighter decides whether the helper escapes too (true) or must roll (false).
+    helper_escapes: bool = True
 
 
 class KickDoorStep(Model):
@@ -494,7 +496,8 @@ def build_library(
         library is not None
         and not document.cards
         and not document.pack
-        and (not given_sets or given_sets >= set(library.sets))
+        and given_sets
+        and given_sets >= set(library.sets)
     ):
         return library  # nothing to add or filter out: share it as it is
     result = CardLibrary()
@@ -519,8 +522,9 @@ def build_library(
             source = library_from_set_files(document.sets)
         except KeyError as exc:
             raise fail(["sets"], str(exc.args[0])) from None
+    # With no `sets`, only the inline cards (and a pack's) are known, whatever the library.
     for code, card in source.cards():
-        if not document.sets or code in document.sets or document.pack:
+        if code in document.sets or document.pack:
             result.add(code, card)
     return result
 
@@ -882,9 +886,8 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         )
     elif isinstance(step, SacrificeStep):
         player = context.player(step.by, [*path, "by"])
-        turn.sacrifice(
-            game, player, _card_of(context, player, step.sacrifice, [*path, "sacrifice"], "table")
-        )
+        follower = _card_of(context, player, step.sacrifice, [*path, "sacrifice"], "table")
+        turn.sacrifice(game, player, follower, helper_escapes=step.helper_escapes)
     elif isinstance(step, KickDoorStep):
         turn.kick_door(game, context.player(step.kick_door, [*path, "kick_door"]))
     elif isinstance(step, SellStep):

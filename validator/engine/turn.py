@@ -394,7 +394,14 @@ def play(
     elif is_follower(definition):
         if getattr(definition, "timing", "any") == "own_turn" and player is not game.active_player:
             raise RuleViolation(f"{card.name} is played only on your own turn")
+        same = [f for f in player.followers if f.kind == card.kind]
+        if card.kind == "sidekick" and same:
+            raise RuleViolation(f"only one Sidekick at a time, and {same[0].name} is in play")
         remove_from(player.hand, card)
+        if card.kind == "ally":
+            for old in same:  # a new Ally takes the place of the old one
+                take_card(game, player, old)
+                game.discard(old)
         player.followers.append(card)
     elif is_monster(definition):
         look_for_trouble(game, player, card)
@@ -778,8 +785,11 @@ def _help_me_out(
     combat.spent.append(card)
 
 
-def sacrifice(game: Game, player: Player, follower: CardInstance) -> None:
-    """Discard an ally or sidekick instead of rolling: automatic escape from every monster."""
+def sacrifice(
+    game: Game, player: Player, follower: CardInstance, *, helper_escapes: bool = True
+) -> None:
+    """Discard an ally or sidekick instead of rolling: automatic escape from every monster.
+    The fighter decides whether the helper escapes too, or must roll."""
     combat = require_combat(game)
     if player not in combat.side:
         raise RuleViolation(f"{player.name} is not fighting")
@@ -790,6 +800,8 @@ def sacrifice(game: Game, player: Player, follower: CardInstance) -> None:
     remove_from(player.followers, follower)
     game.discard(follower)
     combat.sacrificed.add(player.name)
+    if player is combat.fighter and combat.helper is not None and helper_escapes:
+        combat.sacrificed.add(combat.helper.name)
 
 
 # -- abilities ------------------------------------------------------------------------
