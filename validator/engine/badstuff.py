@@ -484,7 +484,10 @@ def discard_character(
         from validator.engine.state import effects_of
 
         for attachment in list(player.attachments):
-            if any(e.axis == axis for e in effects_of(attachment.card, ExtraCharacterCard)):
+            if any(
+                e.axis == axis and e.needs_host
+                for e in effects_of(attachment.card, ExtraCharacterCard)
+            ):
                 remove_from(player.attachments, attachment)
                 game.discard(attachment)
     game.note(f"{player.name} discards {card.name}")

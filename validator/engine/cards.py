@@ -1213,9 +1213,18 @@ class ExtraCharacterCard(EffectBase):
     type: Literal["extra_character_card"]
     axis: Axis
     count: int = Field(default=1, ge=1)
+    # False: playable with no card on its axis, and it stays when the last one goes
+    # (Impossible's Extra Training).
+    needs_host: bool = True
 
     def describe(self, ctx: TextContext) -> str:
         noun = _title(self.axis)
+        if not self.needs_host:
+            more = _plural(self.count, f"more {noun}", f"more {_axis_plural(self.axis)}")
+            return (
+                f"you may have {more} in play than the rules allow; play it whenever you like, "
+                "with or without one"
+            )
         if self.count > 1:
             return (
                 f"attach to {_article(noun)}: you may have up to {self.count + 1} "

@@ -631,13 +631,20 @@ def _play_other(
     definition = card.card
     effects = definition.effects
     if any(isinstance(e, ExtraCharacterCard) for e in effects):
-        axis = next(e.axis for e in effects if isinstance(e, ExtraCharacterCard))
+        extra = next(e for e in effects if isinstance(e, ExtraCharacterCard))
+        axis = extra.axis
         if player is not game.active_player:
             raise RuleViolation(f"{card.name} is played when you could play a {axis}: your turn")
-        if not player.axis_cards(axis):
+        if extra.needs_host and not player.axis_cards(axis):
             raise RuleViolation(f"{card.name} needs a {axis} card in play to attach to")
-        if any(a.name == card.name for a in player.attachments):
-            raise RuleViolation(f"{player.name} already has {card.name}")
+        on_axis = [
+            a
+            for a in player.attachments
+            if any(e.axis == axis for e in effects_of(a.card, ExtraCharacterCard))
+        ]
+        if on_axis:
+            # Such cards do not stack: no Double-Triple Agent, no second Super Munchkin.
+            raise RuleViolation(f"{player.name} already has {on_axis[0].name} for the {axis}")
         remove_from(player.hand, card)
         player.attachments.append(card)
         return
