@@ -1306,6 +1306,15 @@ class CurseImmunity(EffectBase):
         )
 
 
+class UseMonsterLevel(EffectBase):
+    """Fight with the Level of a monster card discarded to pay for the ability (Power Switch)."""
+
+    type: Literal["use_monster_level"]
+
+    def describe(self, ctx: TextContext) -> str:
+        return "in this combat, the discarded monster's Level replaces your own"
+
+
 class DrawFromDiscard(EffectBase):
     type: Literal["draw_from_discard"]
 
@@ -1374,6 +1383,7 @@ Effect = Annotated[
     | OnlySlotBonuses
     | OthersPayValue
     | CurseImmunity
+    | UseMonsterLevel
     | DrawFromDiscard,
     Field(discriminator="type"),
 ]

@@ -91,6 +91,8 @@ class Combat:
     ability_bonus: dict[str, int] = field(default_factory=dict)
     runaway_bonus: dict[str, int] = field(default_factory=dict)
     abilities_used: set[tuple[str, str]] = field(default_factory=set)
+    # A Level that replaces a player's own in this fight (Power Switch).
+    level_override: dict[str, int] = field(default_factory=dict)
     backstabbed: set[tuple[str, str]] = field(default_factory=set)
     # Monsters gone without being killed, with whether their Treasure is still drawn.
     removed: list[tuple[MonsterInPlay, bool]] = field(default_factory=list)
@@ -173,7 +175,8 @@ def _pending[E: EffectBase](player: Player, effect_type: type[E]) -> list[E]:
 def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
     level_only = any(effects_of(m.monster, LevelOnly) for m in combat.monsters)
     ignore_level = any(effects_of(m.monster, IgnoreLevel) for m in combat.monsters)
-    strength = 0 if ignore_level else player.level
+    level = combat.level_override.get(player.name, player.level)
+    strength = 0 if ignore_level else level
     if not level_only:
         only_slots = (
             {e.slot for e in _pending(player, OnlySlotBonuses)} if player.next_combat else set()

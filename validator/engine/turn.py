@@ -47,6 +47,7 @@ from validator.engine.cards import (
     Strength,
     TakeItemInCombat,
     TransferCombat,
+    UseMonsterLevel,
 )
 from validator.engine.combat import (
     Combat,
@@ -850,7 +851,9 @@ def use_ability(
     unsupported = [
         e
         for e in ability.effects
-        if not isinstance(e, Strength | RunAway | RemoveMonster | OutcomeBase | DrawFromDiscard)
+        if not isinstance(
+            e, Strength | RunAway | RemoveMonster | OutcomeBase | DrawFromDiscard | UseMonsterLevel
+        )
     ]
     if unsupported:
         raise RuleViolation(f"{ability.name}: the engine cannot use this ability yet")
@@ -913,6 +916,10 @@ def use_ability(
     per_victim = ability.limit == "once_per_victim_per_combat"
     if per_victim and combat is not None and (key[1], target.name) in combat.backstabbed:
         raise RuleViolation(f"{ability.name} hits each victim only once per combat")
+    switch = any(isinstance(e, UseMonsterLevel) for e in ability.effects)
+    monsters_paid = [c for c in discards if is_monster(c.card)]
+    if switch and (combat is None or len(monsters_paid) != 1):
+        raise RuleViolation(f"{ability.name} takes one monster card from your hand, in combat")
     removals = [e for e in ability.effects if isinstance(e, RemoveMonster)]
     if removals and combat is not None:
         _monster_named(combat, target_monster)
@@ -955,6 +962,9 @@ def use_ability(
             apply_outcomes(game, player, [effect], source=ability.name)
         elif isinstance(effect, DrawFromDiscard):
             player.draw_from_discard = True
+        elif isinstance(effect, UseMonsterLevel):
+            assert combat is not None
+            combat.level_override[player.name] = getattr(monsters_paid[0].card, "level", 0) or 0
 
 
 def discard_character_card(game: Game, player: Player, card: CardInstance) -> None:
