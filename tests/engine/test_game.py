@@ -67,3 +67,14 @@ def test_every_card_is_dealt_and_counted(core_library: CardLibrary) -> None:
     assert check_invariants(game) == []
     dealt = sum(len(p.hand) + len(list(p.in_play())) for p in game.players)
     assert dealt + len(game.door_discard) + len(game.treasure_discard) == 32
+
+
+def test_role_cards_are_dealt_one_per_player() -> None:
+    from validator.engine.scenario import library_from_set_files
+
+    library = library_from_set_files(["munchkin-core", "munchkin-spongebob"])
+    game = build_game(list(library.cards()), players=4, seed=1)
+    roles = [[c.name for c in p.axis_cards("role")] for p in game.players]
+    assert all(len(r) == 1 for r in roles) and len({r[0] for r in roles}) == 4
+    assert not any(c.kind == "role" for c in game.door_deck + game.treasure_deck)
+    assert check_invariants(game) == []

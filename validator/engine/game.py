@@ -84,10 +84,15 @@ def build_game(
     )
     game.logging = False
     uid = 0
+    roles: list[CardInstance] = []
     # Decks are built in a fixed order, so a seed gives the same game whatever the cards' source.
     for code, card in sorted(cards, key=lambda entry: (entry[0], entry[1].name)):
+        if card.kind_name == "role":
+            uid += 1
+            roles.append(CardInstance(uid, card, code))
+            continue
         if card.deck is None:
-            continue  # outside both decks (Role cards), or deck unknown
+            continue  # deck unknown
         for _ in range(card.copies or 1):
             uid += 1
             instance = CardInstance(uid, card, code)
@@ -100,6 +105,11 @@ def build_game(
         (game.door_deck if card.deck == "door" else game.treasure_deck).append(instance)
     rng.shuffle(game.door_deck)
     rng.shuffle(game.treasure_deck)
+    # SpongeBob: one Role card at random to every player, outside both decks.
+    rng.shuffle(roles)
+    for player, role in zip(game.players, roles, strict=False):
+        player.character.append(role)
+    left_in_box = max(0, len(roles) - players)
     for player in game.players:
         for deck in ("door", "treasure"):
             for _ in range(4):
@@ -111,7 +121,7 @@ def build_game(
     for index, card in enumerate(dealt):
         uid += 1
         game.players[index % players].hand.append(CardInstance(uid, card, "forced"))
-    game.total_cards = uid
+    game.total_cards = uid - left_in_box
     for player in game.players:
         arrange(game, player)
     return game
