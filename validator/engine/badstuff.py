@@ -79,7 +79,7 @@ def change_level(
 def enforce_power_ranks(game: Game, player: Player) -> None:
     """Powers whose total Rank is above the Level are discarded, lowest Rank first, until the
     rest fit (which keeps as much Rank as the player can)."""
-    while player.power_ranks() > player.level:
+    while player.power_ranks() > player.power_limit():
         weakest = min(player.axis_cards("power"), key=lambda c: getattr(c.card, "rank", None) or 1)
         discard_character(game, player, weakest)
 
@@ -175,6 +175,10 @@ def kill(game: Game, player: Player, combat: Combat | None = None) -> None:
     player.cheats.clear()
     player.dead = True
     player.needs_fresh_start = True
+    for origin in player.axis_cards("origin"):  # Origins are lost at death
+        remove_from(player.character, origin)
+        game.discard(origin)
+    enforce_power_ranks(game, player)
     looters = sorted(
         (p for p in game.players if p is not player and not p.dead),
         key=lambda p: (-p.level, game.rng.random()),

@@ -1306,6 +1306,38 @@ class CurseImmunity(EffectBase):
         )
 
 
+class MetaAbility(EffectBase):
+    """Super Munchkin's meta-abilities, which several cards grant."""
+
+    type: Literal["meta_ability"]
+    ability: Literal["flight", "secret_hq", "secret_identity", "theft"]
+
+    def describe(self, ctx: TextContext) -> str:
+        return {
+            "flight": "Flight: +1 to Run Away (Flight from several cards still gives +1)",
+            "secret_hq": "Secret HQ: one more card allowed in your hand",
+            "secret_identity": (
+                "Secret Identity: when a Trap would hit you, roll a die: on 1-3 it misses; on 6 "
+                "it hits and this card is lost too"
+            ),
+            "theft": (
+                "Theft: discard a card to try to steal a Small item another player carries, "
+                "outside combat; roll 4 or more, 1 less for each other Theft you have, or lose "
+                "a level"
+            ),
+        }[self.ability]
+
+
+class ExtraPowerRank(EffectBase):
+    """An Origin: your Powers' total Rank may exceed your Level by this much."""
+
+    type: Literal["extra_power_rank"]
+    amount: int = Field(ge=1)
+
+    def describe(self, ctx: TextContext) -> str:
+        return f"your Powers may total {self.amount} Rank more than your Level"
+
+
 class UseMonsterLevel(EffectBase):
     """Fight with the Level of a monster card discarded to pay for the ability (Power Switch)."""
 
@@ -1383,6 +1415,8 @@ Effect = Annotated[
     | OnlySlotBonuses
     | OthersPayValue
     | CurseImmunity
+    | MetaAbility
+    | ExtraPowerRank
     | UseMonsterLevel
     | DrawFromDiscard,
     Field(discriminator="type"),

@@ -44,6 +44,7 @@ class RunResult:
 
 def runaway_modifier(game: Game, combat: Combat, player: Player, monster: MonsterInPlay) -> int:
     total = sum(e.amount for e in player.passive_effects(RunAway) if _applies(e, player, game))
+    total += 1 if player.meta("flight") else 0  # Flight does not stack
     ships, others = [], 0
     for item in player.equipped:
         if usable_by(game, player, item):

@@ -760,12 +760,14 @@ def _put_in_play(game: Game, player: Player, card: CardInstance) -> None:
     definition = card.card
     if definition.kind_name == "power":
         rank = getattr(definition, "rank", None) or 1
-        if player.power_ranks() + rank > player.level:
+        if player.power_ranks() + rank > player.power_limit():
             raise RuleViolation(
                 f"{player.name}'s Powers would total Rank {player.power_ranks() + rank}, above "
                 f"Level {player.level}"
             )
         player.character.append(card)
+    elif definition.kind_name == "origin":
+        player.character.append(card)  # any number of Origins
     elif definition.kind_name in CHARACTER_KINDS:
         axis = definition.kind_name
         if len(player.axis_cards(axis)) >= 1 + player.extra_slots(axis):

@@ -245,6 +245,21 @@ class Player:
                 found += effects_of(source.card, effect_type)
         return found
 
+    def meta(self, ability: str) -> list[CardInstance]:
+        """The cards in play that grant a meta-ability (Super Munchkin)."""
+        from validator.engine.cards import MetaAbility
+
+        return [
+            c
+            for c in [*self.character, *self.attachments, *self.followers, *self.equipped]
+            if any(e.ability == ability for e in effects_of(c.card, MetaAbility))
+        ]
+
+    def power_limit(self) -> int:
+        from validator.engine.cards import ExtraPowerRank
+
+        return self.level + sum(e.amount for e in self.passive_effects(ExtraPowerRank))
+
     def power_ranks(self) -> int:
         """The total Rank of the Powers in play (an unknown Rank counts as 1)."""
         return sum(getattr(c.card, "rank", None) or 1 for c in self.axis_cards("power"))
@@ -253,7 +268,7 @@ class Player:
         from validator.engine.cards import HandSize
 
         sizes = [e.size for e in self.passive_effects(HandSize)]
-        return max(sizes) if sizes else HAND_LIMIT
+        return (max(sizes) if sizes else HAND_LIMIT) + len(self.meta("secret_hq"))
 
 
 @dataclass

@@ -43,6 +43,7 @@ from validator.engine.cards import (
     ReplaceMonster,
     RunAway,
     SellDouble,
+    StealItem,
     StealLevel,
     Strength,
     TakeItemInCombat,
@@ -419,6 +420,16 @@ def _curse(game: Game, card: CardInstance, target: Player) -> None:
     """A curse hits its victim: outcomes at once, lasting parts stay with the victim."""
     definition = card.card
     assert isinstance(definition, CurseCard)
+    disguises = target.meta("secret_identity")
+    if definition.kind_name == "trap" and disguises:
+        # Secret Identity: one try per Trap; 1-3 it misses, 6 it hits and the card is lost.
+        roll = game.roll(target)
+        if roll == 6:
+            take_card_or_character(game, target, disguises[0])
+        if roll <= 3:
+            game.note(f"{card.name} misses {target.name} (Secret Identity, rolled {roll})")
+            game.discard(card)
+            return
     game.note(f"{card.name} hits {target.name}")
     outcomes = [e for e in definition.effects if isinstance(e, OutcomeBase)]
     lasting = [e for e in definition.effects if not isinstance(e, OutcomeBase)]
@@ -432,6 +443,15 @@ def _curse(game: Game, card: CardInstance, target: Player) -> None:
     elif lasting and definition.persistent:
         target.curses.append(card)
     else:
+        game.discard(card)
+
+
+def take_card_or_character(game: Game, player: Player, card: CardInstance) -> None:
+    """Discard a card the player has in play, whatever kind of place it is in."""
+    if card in player.character:
+        discard_character(game, player, card)
+    else:
+        take_card(game, player, card)
         game.discard(card)
 
 
@@ -476,13 +496,17 @@ def _play_character(game: Game, player: Player, card: CardInstance) -> None:
     if player is not game.active_player:
         raise RuleViolation(f"a new {card.kind} is played only on your own turn")
     axis = card.kind
+    if axis == "origin":  # any number of Origins
+        remove_from(player.hand, card)
+        player.character.append(card)
+        return
     current = player.axis_cards(axis)
     if any(c.name == card.name for c in current):
         raise RuleViolation(f"{player.name} already is {card.name}: no two of the same card")
     if axis == "power":
         # Any number of Powers, as long as their total Rank stays within the Level.
         rank = getattr(card.card, "rank", None) or 1
-        if player.power_ranks() + rank > player.level:
+        if player.power_ranks() + rank > player.power_limit():
             raise RuleViolation(
                 f"{card.name} (Rank {rank}) would bring {player.name}'s Powers to a total Rank "
                 f"of {player.power_ranks() + rank}, above Level {player.level}"
@@ -826,6 +850,9 @@ def use_ability(
     target_monster: str | None = None,
 ) -> None:
     """Use a race/class (or follower) ability, paying its cost in discards."""
+    if ability_slug == "theft" and player.meta("theft"):
+        _theft(game, player, source, discards)
+        return
     abilities = list(getattr(source.card, "abilities", []))
     if source not in player.character and source not in player.followers:
         raise RuleViolation(f"{player.name} does not have {source.name} in play")
@@ -965,6 +992,37 @@ def use_ability(
         elif isinstance(effect, UseMonsterLevel):
             assert combat is not None
             combat.level_override[player.name] = getattr(monsters_paid[0].card, "level", 0) or 0
+
+
+def _theft_sources(player: Player) -> int:
+    """Theft-granting cards stack (Super Munchkin): meta-abilities and Theft abilities."""
+    abilities = sum(
+        1 for c in player.character for a in getattr(c.card, "abilities", []) if a.slug == "theft"
+    )
+    return len(player.meta("theft")) + abilities
+
+
+def _theft(
+    game: Game, player: Player, source: CardInstance, discards: Sequence[CardInstance]
+) -> None:
+    """The Theft meta-ability: one discard, a roll of 4 or more (1 less per other Theft card)
+    takes a Small item another player carries; anything lower costs a level."""
+    if game.combat is not None and player in game.combat.side:
+        raise RuleViolation("Theft cannot be used while you are in combat")
+    if len(discards) != 1:
+        raise RuleViolation("Theft costs exactly 1 discard")
+    card = discards[0]
+    if card is source or (card not in player.hand and card not in player.items):
+        raise RuleViolation(f"{card.name} is not a card {player.name} may discard for Theft")
+    needed = max(2, 5 - _theft_sources(player))
+    take_card(game, player, card)
+    game.discard(card)
+    roll = game.roll(player)
+    game.note(f"{player.name} tries Theft: rolls {roll}, needs {needed}")
+    if roll >= needed:
+        apply_outcomes(game, player, [StealItem(type="steal_item", size="small")], source="Theft")
+    else:
+        change_level(game, player, -1)
 
 
 def discard_character_card(game: Game, player: Player, card: CardInstance) -> None:
