@@ -66,7 +66,22 @@ class DefaultChooser:
                     total += 2
             return total
 
-        return min(range(len(options)), key=lambda i: cost(options[i]))
+        # An option that would find nothing to act on is no real choice: it is taken only when
+        # every option is like that.
+        from validator.engine.badstuff import item_candidates
+
+        def applies(option: Sequence[EffectBase]) -> bool:
+            for effect in option:
+                if isinstance(effect, LoseItems) and not item_candidates(player, effect):
+                    return False
+                if isinstance(effect, DiscardHand) and not player.hand:
+                    return False
+            return True
+
+        usable = [i for i in range(len(options)) if applies(options[i])] or list(
+            range(len(options))
+        )
+        return min(usable, key=lambda i: cost(options[i]))
 
     def charity(self, game: Game, player: Player, excess: int) -> list[CardInstance]:
         return sorted(player.hand, key=card_worth)[:excess]
