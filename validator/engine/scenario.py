@@ -6,7 +6,8 @@ without Django: cards come from the scenario's inline `cards`, a pack file, set 
 command passes the catalog's).
 
 Keys added beyond the format's: steps `unequip`, `decline`, `bribe`, `chase`, `discard_card`,
-`loot_room`, `look_for_trouble`, `end_turn`; a `help` step's `treasures` (how many of the drawn
+`loot_room`, `look_for_trouble`, `end_turn`, `give` (trade Items from the table: `give: [...]`,
+`by`, `to`, optional `take: [...]` back); a `help` step's `treasures` (how many of the drawn
 Treasures the helper gets), `picks_first` and `forced`; a `sacrifice` step's `helper_escapes`;
 expectations `winner`, `sex`, `carried`, `equipped`, `treasures_face_up`.
 """
@@ -183,6 +184,15 @@ class EndTurnStep(Model):
     end_turn: Literal[True]
 
 
+class GiveStep(Model):
+    """Trade Items from the table: `give` goes to `to`; `take` (optional) comes back."""
+
+    give: list[Name] = Field(min_length=1)
+    by: Name
+    to: Name
+    take: list[Name] = Field(default_factory=list)
+
+
 STEP_TYPES: dict[str, type[Model]] = {
     "play": PlayStep,
     "use": UseStep,
@@ -201,6 +211,7 @@ STEP_TYPES: dict[str, type[Model]] = {
     "loot_room": LootRoomStep,
     "look_for_trouble": LookForTroubleStep,
     "end_turn": EndTurnStep,
+    "give": GiveStep,
 }
 
 
@@ -233,7 +244,8 @@ Step = Annotated[
     | Annotated[DiscardCardStep, Tag("discard_card")]
     | Annotated[LootRoomStep, Tag("loot_room")]
     | Annotated[LookForTroubleStep, Tag("look_for_trouble")]
-    | Annotated[EndTurnStep, Tag("end_turn")],
+    | Annotated[EndTurnStep, Tag("end_turn")]
+    | Annotated[GiveStep, Tag("give")],
     Discriminator(_step_kind),
 ]
 
@@ -932,6 +944,16 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         )
     elif isinstance(step, EndTurnStep):
         turn.end_turn(game)
+    elif isinstance(step, GiveStep):
+        giver = context.player(step.by, [*path, "by"])
+        receiver = context.player(step.to, [*path, "to"])
+        turn.trade(
+            game,
+            giver,
+            receiver,
+            _cards_of(context, giver, step.give, [*path, "give"]),
+            _cards_of(context, receiver, step.take, [*path, "take"]),
+        )
     else:  # pragma: no cover - every step type is handled above
         raise TypeError(type(step).__name__)
 

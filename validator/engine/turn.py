@@ -313,6 +313,71 @@ def unequip(game: Game, player: Player, card: CardInstance) -> None:
     player.carried.append(card)
 
 
+def _tradable(player: Player, card: CardInstance) -> None:
+    """Only cards on the table that are Items (or Sidekicks with a Gold value) change hands."""
+    if card not in player.items and card not in player.followers:
+        raise RuleViolation(f"{player.name} has no {card.name} on the table to trade")
+    if card in player.followers and (card.kind != "sidekick" or gold_value(card.card) <= 0):
+        raise RuleViolation(
+            f"{card.name} is not an Item: only Sidekicks with a Gold value can be traded"
+        )
+
+
+def trade(
+    game: Game,
+    giver: Player,
+    receiver: Player,
+    given: Sequence[CardInstance],
+    received: Sequence[CardInstance] = (),
+) -> None:
+    """Trade (or give away, when nothing comes back) Items from the table, outside combat.
+    What changes hands stays in play: equipped when the receiver may use it, else carried."""
+    if giver is receiver:
+        raise RuleViolation("a player cannot trade with themselves")
+    combat = game.combat
+    for player in (giver, receiver):
+        if combat is not None and player in combat.side:
+            raise RuleViolation(f"{player.name} is in combat: no trading now")
+        if player.dead:
+            raise RuleViolation(f"{player.name} is dead and cannot receive or give cards")
+    if not given and not received:
+        raise RuleViolation("name what changes hands")
+    for card in given:
+        _tradable(giver, card)
+    for card in received:
+        _tradable(receiver, card)
+    # Each side must be able to hold what it receives, once what it gives is gone.
+    for player, gets, gives in ((receiver, given, received), (giver, received, given)):
+        keeps = [i for i in player.items if i not in gives]
+        big_after = sum(
+            1 for i in keeps if i.big and i.slot != "ship" and i.uid not in player.cheats
+        )
+        incoming_big = sum(1 for c in gets if c.big and c.slot != "ship")
+        if incoming_big and big_after + incoming_big > big_allowance(player):
+            raise RuleViolation(f"{player.name} cannot carry another Big item")
+        ships_after = sum(1 for i in keeps if i.slot == "ship" and i.uid not in player.cheats)
+        if ships_after + sum(1 for c in gets if c.slot == "ship") > 1:
+            raise RuleViolation(f"{player.name} may have only one Ship")
+    for card in given:
+        take_card(game, giver, card)
+    for card in received:
+        take_card(game, receiver, card)
+    for card in given:
+        _receive(game, receiver, card)
+    for card in received:
+        _receive(game, giver, card)
+    game.note(f"{giver.name} trades with {receiver.name}")
+
+
+def _receive(game: Game, player: Player, card: CardInstance) -> None:
+    if is_follower(card.card):
+        player.followers.append(card)
+    elif equip_problem(game, player, card) is None and not is_one_shot(card.card):
+        player.equipped.append(card)
+    else:
+        player.carried.append(card)
+
+
 def sell(game: Game, player: Player, cards: Sequence[CardInstance]) -> int:
     """Sell items (from hand or table) for a level per 1,000 Gold; no change; never to 10."""
     if player is not game.active_player:
