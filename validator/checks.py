@@ -127,7 +127,7 @@ from validator.engine.scenario import (
 )
 from validator.engine.text import render_text
 
-CHECKS_VERSION = "8"
+CHECKS_VERSION = "9"
 
 # --------------------------------------------------------------------------------------------
 # Reports

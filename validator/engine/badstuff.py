@@ -107,6 +107,7 @@ def detach_item(game: Game, player: Player, item: CardInstance) -> None:
     cheat = player.cheats.pop(item.uid, None)
     if cheat is not None:
         game.discard(cheat)
+    game.discard_all(player.ship_enhancers.pop(item.uid, []))  # they cannot move to another Ship
     for follower_uid, carried_uid in list(player.follower_carries.items()):
         if carried_uid == item.uid:
             del player.follower_carries[follower_uid]
@@ -164,6 +165,9 @@ def kill(game: Game, player: Player, combat: Combat | None = None) -> None:
     game.note(f"{player.name} dies")
     body: list[CardInstance] = list(player.hand)
     player.hand.clear()
+    for fitted in player.ship_enhancers.values():
+        body.extend(fitted)
+    player.ship_enhancers.clear()
     for item in list(player.items):
         detach_item(game, player, item)
         body.append(item)

@@ -188,6 +188,7 @@ def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
             if only_slots and item.slot not in only_slots:
                 continue
             strength += item.bonus
+            strength += sum(e.bonus for e in player.ship_enhancers.get(item.uid, ()))
             extra = effects_of(card, Strength)
             if extra:
                 strength += _strength_effects(game, combat, player, extra)

@@ -659,6 +659,7 @@ def fingerprint(game: Game) -> tuple[Any, ...]:
             tuple(c.uid for c in p.curses),
             tuple(sorted(p.cheats)),
             tuple(c.uid for c in p.next_combat),
+            tuple(sorted((k, tuple(c.uid for c in v)) for k, v in p.ship_enhancers.items())),
         )
         for p in game.players
     )

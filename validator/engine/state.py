@@ -174,6 +174,8 @@ class Player:
     curses: list[CardInstance] = field(default_factory=list)
     # Cheat! cards in play, each attached to one item (by uid).
     cheats: dict[int, CardInstance] = field(default_factory=dict)
+    # Ship enhancers, by the uid of the Ship they are fitted to (Booty): they stay on it.
+    ship_enhancers: dict[int, list[CardInstance]] = field(default_factory=dict)
     # The item (uid) a Hireling carries outside the limits.
     follower_carries: dict[int, int] = field(default_factory=dict)
     # Penalties waiting for the next combat (from curses such as Change Sex).
@@ -230,6 +232,8 @@ class Player:
         yield from self.curses
         yield from self.cheats.values()
         yield from self.next_combat
+        for fitted in self.ship_enhancers.values():
+            yield from fitted
 
     def ability_sources(self) -> Iterator[CardInstance]:
         """Cards whose passive effects apply to this player."""
@@ -389,6 +393,7 @@ class Game:
                 p.followers,
                 p.curses,
                 p.next_combat,
+                *p.ship_enhancers.values(),
                 list(p.cheats.values()),
             ]
         if self.combat is not None:

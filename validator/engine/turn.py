@@ -358,14 +358,21 @@ def trade(
         ships_after = sum(1 for i in keeps if i.slot == "ship" and i.uid not in player.cheats)
         if ships_after + sum(1 for c in gets if c.slot == "ship") > 1:
             raise RuleViolation(f"{player.name} may have only one Ship")
+    # A Ship keeps the enhancers fitted to it when it changes hands.
+    fitted = {c.uid: giver.ship_enhancers.pop(c.uid, []) for c in given}
+    fitted |= {c.uid: receiver.ship_enhancers.pop(c.uid, []) for c in received}
     for card in given:
         take_card(game, giver, card)
     for card in received:
         take_card(game, receiver, card)
     for card in given:
         _receive(game, receiver, card)
+        if fitted[card.uid]:
+            receiver.ship_enhancers[card.uid] = fitted[card.uid]
     for card in received:
         _receive(game, giver, card)
+        if fitted[card.uid]:
+            giver.ship_enhancers[card.uid] = fitted[card.uid]
     game.note(f"{giver.name} trades with {receiver.name}")
 
 
@@ -393,7 +400,7 @@ def sell(game: Game, player: Player, cards: Sequence[CardInstance]) -> int:
             raise RuleViolation(f"{player.name} has no {card.name} to sell")
         if not (is_item(card.card) or is_one_shot(card.card)):
             raise RuleViolation(f"{card.name} is not an item and cannot be sold")
-    values = sorted((gold_value(c.card) for c in cards), reverse=True)
+    values = sorted((ship_gold(player, c) for c in cards), reverse=True)
     doubled = False
     if values and not player.double_sale_used and any(player.passive_effects(SellDouble)):
         values[0] *= 2
@@ -449,6 +456,8 @@ def play(
         _play_character(game, player, card)
     elif is_one_shot(definition):
         _play_one_shot(game, player, card, target_player, target_monster, with_card)
+    elif is_item(definition) and "ship-enhancer" in definition.tags:
+        _fit_to_ship(game, player, card, with_card)
     elif is_item(definition):
         if game.combat is not None and player in game.combat.side:
             raise RuleViolation("items cannot be put into play during your combat")
@@ -474,6 +483,26 @@ def play(
         look_for_trouble(game, player, card)
     else:
         _play_other(game, player, card, target_player, target_monster, with_card)
+
+
+def _fit_to_ship(game: Game, player: Player, card: CardInstance, ship: CardInstance | None) -> None:
+    """A Ship enhancer is fitted to one of the player's Ships, and stays on it."""
+    if game.combat is not None and player in game.combat.side:
+        raise RuleViolation("items cannot be put into play during your combat")
+    if player is not game.active_player:
+        raise RuleViolation("items are played from the hand only on your own turn")
+    if ship is None or ship not in player.items or ship.slot != "ship":
+        raise RuleViolation(f"{card.name} is fitted to one of your Ships (with: SHIP)")
+    remove_from(player.hand, card)
+    player.ship_enhancers.setdefault(ship.uid, []).append(card)
+    game.note(f"{player.name} fits {card.name} to {ship.name}")
+
+
+def ship_gold(player: Player, card: CardInstance) -> int:
+    """A Ship is worth its own Gold plus that of the enhancers fitted to it."""
+    return gold_value(card.card) + sum(
+        gold_value(e.card) for e in player.ship_enhancers.get(card.uid, ())
+    )
 
 
 def _play_curse(game: Game, player: Player, card: CardInstance, target: Player) -> None:
