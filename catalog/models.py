@@ -93,6 +93,25 @@ class CardTag(models.Model):
         return self.tag
 
 
+class CardFacet(models.Model):
+    """What search filters on inside the document, one indexed row per (card, facet, value):
+    `usable` (who may use it), `vs` (the traits and tags its conditions name) and `bad` (the
+    kinds of Bad Stuff it does)."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="facets")
+    facet = models.CharField(max_length=20)
+    value = models.CharField(max_length=60)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["card", "facet", "value"], name="cardfacet_unique"),
+        ]
+        indexes = [models.Index(fields=["facet", "value"], name="cardfacet_lookup_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.facet}:{self.value}"
+
+
 class CardRevision(models.Model):
     """The document a change replaced, with who made the change, when and how."""
 

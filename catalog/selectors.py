@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.http import Http404
 
 from catalog.models import Card, CardSet
@@ -72,6 +72,20 @@ def catalog_card_library(*, set_codes: list[str] | None = None) -> CardLibrary:
     for set_code, document in catalog_cards(set_codes=set_codes):
         library.add(set_code, parse_card(document))
     return library
+
+
+def card_search(*, query: str) -> tuple[QuerySet[Card], list[str]]:
+    """Cards matching a query of the search language, ordered, with the query's warnings."""
+    from catalog.search.compiler import compile_query
+
+    codes = CardSet.objects.values_list("code", flat=True)
+    compiled = compile_query(query, set_codes=codes)
+    order = [
+        F(name[1:]).desc(nulls_last=True) if name.startswith("-") else F(name).asc(nulls_last=True)
+        for name in compiled.order
+    ]
+    cards = Card.objects.select_related("card_set").filter(compiled.q).order_by(*order)
+    return cards, compiled.warnings
 
 
 def set_get(*, code: str) -> CardSet:

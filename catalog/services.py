@@ -11,7 +11,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.text import slugify
 
-from catalog.models import Card, CardRevision, CardSet, CardTag
+from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
+from catalog.search.facets import card_facets
 from validator.engine.cards import (
     LANGUAGE_VERSION,
     CardBase,
@@ -87,12 +88,17 @@ def _card_columns(card: CardBase) -> dict[str, Any]:
     }
 
 
-def _index_tags(card_row: Card) -> None:
+def _index(card_row: Card, card: CardBase) -> None:
+    """The rows search looks up: tags (Big counts as the tag `big`) and facets."""
     CardTag.objects.filter(card=card_row).delete()
     tags = set(card_row.tags)
     if card_row.big:
         tags.add("big")
     CardTag.objects.bulk_create([CardTag(card=card_row, tag=tag) for tag in sorted(tags)])
+    CardFacet.objects.filter(card=card_row).delete()
+    CardFacet.objects.bulk_create(
+        [CardFacet(card=card_row, facet=f, value=v) for f, v in sorted(card_facets(card))]
+    )
 
 
 def _set_fields(document: SetDocument) -> dict[str, Any]:
@@ -205,11 +211,13 @@ def _load_set(
             if write:
                 assert card_set is not None
                 row = Card.objects.create(card_set=card_set, **columns)
-                _index_tags(row)
+                _index(row, card)
         elif row.document_hash != columns["document_hash"] or row.text != columns["text"]:
             report.updated.append(card.name)
             if write:
-                _card_replace(row, columns, changed_by=changed_by, source=f"load_catalog {path}")
+                _card_replace(
+                    row, card, columns, changed_by=changed_by, source=f"load_catalog {path}"
+                )
         else:
             report.unchanged.append(card.name)
     return report
@@ -217,6 +225,7 @@ def _load_set(
 
 def _card_replace(
     row: Card,
+    card: CardBase,
     columns: dict[str, Any],
     *,
     changed_by: User | None,
@@ -233,7 +242,7 @@ def _card_replace(
     for key, value in columns.items():
         setattr(row, key, value)
     row.save()
-    _index_tags(row)
+    _index(row, card)
 
 
 def default_fixture_paths(directory: Path) -> list[Path]:

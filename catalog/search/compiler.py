@@ -1,0 +1,255 @@
+"""Compile a parsed query into one Django Q, plus ordering and warnings.
+
+Every term the compiler cannot use (an unknown keyword, kind, slot, tag or number) is left out
+of the query with a warning that names it and, where it can, the nearest valid word.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, OuterRef, Q
+
+from catalog.models import CardFacet, CardTag
+from catalog.search.facets import BAD_STUFF_KINDS
+from catalog.search.parser import And, Node, Not, Term, parse
+from validator.checks import check_version
+from validator.engine.cards import KINDS, Slot, nearest_word
+from validator.engine.cards import CardTag as TagVocabulary
+from validator.models import CardCheck
+
+TAGS = (*typing.get_args(TagVocabulary), "big")
+SLOTS = typing.get_args(Slot)
+ORDERS = {
+    "name": ("name",),
+    "level": ("level",),
+    "treasures": ("treasures",),
+    "bonus": ("bonus",),
+    "gold": ("gold",),
+    "set": ("card_set__code",),
+}
+NUMBERS = {
+    "lvl": "level",
+    "level": "level",
+    "tr": "treasures",
+    "treasures": "treasures",
+    "bonus": "bonus",
+    "gold": "gold",
+}
+LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+SHORTCUTS = (
+    "big",
+    "custom",
+    "official",
+    "oneshot",
+    "encoded",
+    "partial",
+    "textonly",
+    "valid",
+    "invalid",
+)
+
+
+@dataclass
+class CompiledQuery:
+    q: Q
+    order: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _unknown(what: str, value: str, valid: Iterable[str]) -> str:
+    options = list(valid)
+    hint = nearest_word(value, options)
+    return f"unknown {what} {value!r}" + (
+        f"; did you mean {hint!r}?" if hint else f" (known: {', '.join(options)})"
+    )
+
+
+class _Compiler:
+    def __init__(self, set_codes: Iterable[str]) -> None:
+        self.set_codes = sorted(set_codes)
+        self.warnings: list[str] = []
+        self.order: list[str] = []
+        self.descending = False
+
+    def node(self, node: Node) -> Q | None:
+        if isinstance(node, Term):
+            return self.term(node)
+        if isinstance(node, Not):
+            inner = self.node(node.node)
+            return ~inner if inner is not None else None
+        parts = [q for q in (self.node(n) for n in node.nodes) if q is not None]
+        if not parts:
+            return None
+        combined = parts[0]
+        for part in parts[1:]:
+            combined = combined & part if isinstance(node, And) else combined | part
+        return combined
+
+    def term(self, term: Term) -> Q | None:
+        key, value = term.key, term.value.strip()
+        if key is None:
+            if not value:
+                return None
+            return Q(name__icontains=value) | Q(text__icontains=value)
+        handler = self.handlers().get(key)
+        if handler is None:
+            self.warnings.append(f"{term.raw}: " + _unknown("keyword", key, self.keywords()))
+            return None
+        if term.op not in (":", "=") and key not in NUMBERS:
+            self.warnings.append(f"{term.raw}: {key} takes ':' or '=', not {term.op!r}")
+            return None
+        if not value:
+            self.warnings.append(f"{term.raw}: no value given")
+            return None
+        return handler(term, value)
+
+    def keywords(self) -> list[str]:
+        return sorted(self.handlers())
+
+    def handlers(self) -> dict[str, Callable[[Term, str], Q | None]]:
+        return {
+            "name": self.name,
+            "o": self.text,
+            "text": self.text,
+            "t": self.kind,
+            "kind": self.kind,
+            "deck": self.deck,
+            "set": self.set,
+            "s": self.set,
+            "tag": self.tag,
+            "is": self.shortcut,
+            "not": self.shortcut,
+            **{key: self.number for key in NUMBERS},
+            "slot": self.slot,
+            "usable": self.facet,
+            "vs": self.facet,
+            "bad": self.facet,
+            "author": self.author,
+            "order": self.order_by,
+            "direction": self.direction,
+        }
+
+    def name(self, term: Term, value: str) -> Q:
+        return Q(name__iexact=value) if term.exact else Q(name__icontains=value)
+
+    def text(self, term: Term, value: str) -> Q:
+        return Q(text__icontains=value)
+
+    def kind(self, term: Term, value: str) -> Q | None:
+        kind = value.lower().replace("-", "_")
+        aliases = {"oneshot": "one_shot", "enhancer": "monster_enhancer", "gual": "go_up_a_level"}
+        kind = aliases.get(kind, kind)
+        if kind not in KINDS:
+            self.warnings.append(f"{term.raw}: " + _unknown("kind", value, KINDS))
+            return None
+        return Q(kind=kind)
+
+    def deck(self, term: Term, value: str) -> Q | None:
+        if value.lower() not in ("door", "treasure"):
+            self.warnings.append(f"{term.raw}: " + _unknown("deck", value, ("door", "treasure")))
+            return None
+        return Q(deck=value.lower())
+
+    def set(self, term: Term, value: str) -> Q | None:
+        code = value.lower()
+        if code not in self.set_codes:
+            self.warnings.append(f"{term.raw}: " + _unknown("set", value, self.set_codes))
+            return None
+        return Q(card_set__code=code)
+
+    def tag(self, term: Term, value: str) -> Q | None:
+        tag = value.lower().replace("_", "-")
+        if tag not in TAGS:
+            self.warnings.append(f"{term.raw}: " + _unknown("tag", value, TAGS))
+            return None
+        return Q(Exists(CardTag.objects.filter(card=OuterRef("pk"), tag=tag)))
+
+    def shortcut(self, term: Term, value: str) -> Q | None:
+        word = value.lower().replace("-", "").replace("_", "")
+        checked = CardCheck.objects.filter(
+            document_hash=OuterRef("document_hash"), check_version=check_version()
+        )
+        q = {
+            "big": Q(big=True),
+            "custom": Q(card_set__official=False),
+            "official": Q(card_set__official=True),
+            "oneshot": Q(kind="one_shot"),
+            "encoded": Q(encoding="full"),
+            "partial": Q(encoding="partial"),
+            "textonly": Q(encoding="text_only"),
+            "valid": Q(Exists(checked.filter(status__in=("pass", "warn")))),
+            "invalid": Q(Exists(checked.filter(status="fail"))),
+        }.get(word)
+        if q is None:
+            self.warnings.append(f"{term.raw}: " + _unknown(term.key or "is", value, SHORTCUTS))
+            return None
+        return ~q if term.key == "not" else q
+
+    def number(self, term: Term, value: str) -> Q | None:
+        column = NUMBERS[term.key or ""]
+        try:
+            number = int(value)
+        except ValueError:
+            self.warnings.append(f"{term.raw}: {value!r} is not a whole number")
+            return None
+        if term.op == "!=":
+            return ~Q(**{column: number}) & Q(**{f"{column}__isnull": False})
+        return Q(**{f"{column}__{LOOKUPS[term.op]}": number})
+
+    def slot(self, term: Term, value: str) -> Q | None:
+        slot = value.lower().replace("-", "_").replace(" ", "_")
+        if slot not in SLOTS:
+            self.warnings.append(f"{term.raw}: " + _unknown("slot", value, SLOTS))
+            return None
+        return Q(slot=slot)
+
+    def facet(self, term: Term, value: str) -> Q | None:
+        facet = term.key or ""
+        wanted = value.lower()
+        if facet == "bad" and wanted not in BAD_STUFF_KINDS:
+            self.warnings.append(
+                f"{term.raw}: " + _unknown("Bad Stuff kind", value, BAD_STUFF_KINDS)
+            )
+            return None
+        # "vs:elves" and "usable:elves" mean the Elf: try the singular too.
+        values = {wanted, wanted.rstrip("s"), wanted.removesuffix("ves") + "f"}
+        return Q(
+            Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet=facet, value__in=values))
+        )
+
+    def author(self, term: Term, value: str) -> Q:
+        # Custom cards and their authors arrive with authoring; until then no card has one.
+        return Q(pk__in=[])
+
+    def order_by(self, term: Term, value: str) -> None:
+        fields = ORDERS.get(value.lower())
+        if fields is None:
+            self.warnings.append(f"{term.raw}: " + _unknown("order", value, ORDERS))
+            return None
+        self.order = list(fields)
+        return None
+
+    def direction(self, term: Term, value: str) -> None:
+        if value.lower() not in ("asc", "desc"):
+            self.warnings.append(f"{term.raw}: " + _unknown("direction", value, ("asc", "desc")))
+            return None
+        self.descending = value.lower() == "desc"
+        return None
+
+
+def compile_query(query: str, *, set_codes: Iterable[str]) -> CompiledQuery:
+    """Parse and compile a query; never raises. `set_codes` are the sets `set:` may name."""
+    parsed = parse(query)
+    compiler = _Compiler(set_codes)
+    q = compiler.node(parsed.node) if parsed.node is not None else None
+    if q is None and compiler.warnings:
+        q = Q(pk__in=[])  # nothing usable was asked: show the warnings, not every card
+    order = compiler.order or ["name", "card_set__code"]
+    if compiler.descending:
+        order = [f"-{f}" for f in order]
+    if compiler.order:
+        order += ["name"]
+    return CompiledQuery(q if q is not None else Q(), order, parsed.warnings + compiler.warnings)
