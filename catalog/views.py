@@ -1,3 +1,4 @@
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -29,6 +30,26 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
         },
         status=400 if invalid else 200,
     )
+
+
+PAGE_SIZE = 60
+
+
+def card_search(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "")
+    cards, warnings = selectors.card_search(query=query) if query.strip() else (None, [])
+    page = None
+    if cards is not None:
+        page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "catalog/search.html",
+        {"query": query, "page": page, "warnings": warnings},
+    )
+
+
+def search_help(request: HttpRequest) -> HttpResponse:
+    return render(request, "catalog/search_help.html", {"examples": selectors.SEARCH_EXAMPLES})
 
 
 def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:

@@ -133,3 +133,35 @@ def test_a_set_with_unknown_copies_says_so(client: Client, tmp_path: Path) -> No
     assert "1 card whose copies are not known" in page and "at least 3 of the 168" in page
     card = client.get("/sets/partial-set/mystery-card/").content.decode()
     assert "Kind of card not known yet." in card and "unknown" in card
+
+
+def test_search_page_is_a_permalink_with_results(client: Client, core_catalog: None) -> None:
+    html = client.get("/cards/", {"q": "set:munchkin-core t:monster lvl>=16"}).content.decode()
+    assert '<p class="result-count" aria-live="polite" data-testid="total">6 cards</p>' in html
+    assert "Plutonium Dragon" in html and "Net Troll" not in html
+    assert 'value="set:munchkin-core t:monster lvl&gt;=16"' in html  # the box keeps the query
+
+
+def test_search_page_shows_warnings_not_errors(client: Client, core_catalog: None) -> None:
+    response = client.get("/cards/", {"q": "t:monstr ((("})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "did you mean &#x27;monster&#x27;?" in html and "never closed" in html
+
+
+def test_search_pages_through_results(client: Client, core_catalog: None) -> None:
+    html = client.get("/cards/", {"q": "set:munchkin-core"}).content.decode()
+    assert "147 cards" in html and "Page 1 of 3" in html and 'rel="next"' in html
+    html = client.get("/cards/", {"q": "set:munchkin-core", "page": "3"}).content.decode()
+    assert "Page 3 of 3" in html and 'rel="prev"' in html
+
+
+def test_help_page_links_every_example(client: Client) -> None:
+    html = client.get("/cards/syntax/").content.decode()
+    assert html.count('href="/cards/?q=') >= 20
+    assert "/cards/?q=t%3Amonster" in html
+
+
+def test_every_page_has_the_search_box(client: Client, core_catalog: None) -> None:
+    for url in ("/", "/sets/munchkin-core/", "/sets/munchkin-core/net-troll/", "/cards/syntax/"):
+        assert 'role="search"' in client.get(url).content.decode(), url
