@@ -89,6 +89,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "validator",
     "catalog",
 ]
@@ -146,6 +148,22 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "catalog.api.errors.error_handler",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Munchkin card site API",
+    "VERSION": "1",
+    # The docs page's scripts come from the installed sidecar package, not from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
 
 # Where `load_catalog` reads when given no path.
 CATALOG_FIXTURES_DIR = BASE_DIR / "fixtures" / "sets"

@@ -1,0 +1,16 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from catalog.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("sets/", views.SetList.as_view(), name="set_list"),
+    path("sets/<slug:code>/", views.SetDetail.as_view(), name="set_detail"),
+    path("cards/", views.CardList.as_view(), name="card_list"),
+    path("cards/<int:card_id>/", views.CardDetail.as_view(), name="card_detail"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    re_path(r"^(?P<rest>.*)$", views.UnknownEndpoint.as_view(), name="unknown"),
+]
