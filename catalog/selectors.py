@@ -129,6 +129,30 @@ def card_search(*, query: str) -> tuple[QuerySet[Card], list[str]]:
     return cards, compiled.warnings
 
 
+def face_key(card: Card) -> str:
+    """What a face is cached and addressed by: the document and the renderer's version."""
+    from catalog.exports.render import RENDERER_VERSION
+
+    return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
+
+
+def card_face(*, card_id: int) -> tuple[str, bytes] | None:
+    """(face key, PNG) of a card, rendered once per document and renderer version."""
+    from django.core.cache import cache
+
+    from catalog.exports.render import render_face
+
+    card = Card.objects.select_related("card_set").filter(pk=card_id).first()
+    if card is None:
+        return None
+    key = face_key(card)
+    png = cache.get(f"face:{key}")
+    if png is None:
+        png = render_face(parse_card(card.document), card.card_set.code).png
+        cache.set(f"face:{key}", png, timeout=None)
+    return key, png
+
+
 def set_get(*, code: str) -> CardSet:
     card_set = set_list().filter(code=code).first()
     if card_set is None:

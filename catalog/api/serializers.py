@@ -82,8 +82,14 @@ class CardOutput(serializers.ModelSerializer[Card]):
         check = checks.get(obj.document_hash)
         return str(check.status) if check is not None else "unchecked"
 
-    def get_image(self, obj: Card) -> str | None:
-        return None  # card faces are rendered by a later feature
+    def get_image(self, obj: Card) -> str:
+        from catalog.selectors import face_key
+
+        return str(
+            self.context["request"].build_absolute_uri(
+                reverse("catalog:card_face", args=[obj.pk, face_key(obj)])
+            )
+        )
 
     def get_url(self, obj: Card) -> str:
         return str(

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from catalog.models import Card, CardRevision, CardSet, CardTag
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
+from validator.engine.cards import SetDocument, load_set_file
 
 card_doc = monster_document
 
@@ -37,6 +38,11 @@ def database_snapshot() -> dict[str, Any]:
         "tags": CardTag.objects.count(),
         "revisions": CardRevision.objects.count(),
     }
+
+
+@pytest.fixture(scope="session")
+def core_set() -> SetDocument:
+    return load_set_file(CORE_SET)
 
 
 @pytest.fixture
