@@ -115,6 +115,24 @@ SEARCH_EXAMPLES: list[tuple[str, str, str]] = [
 ]
 
 
+SEARCH_ORDERS = ("name", "level", "treasures", "bonus", "gold", "set")
+
+
+def card_random() -> Card | None:
+    """A card at random (a different one on each visit)."""
+    return Card.objects.select_related("card_set").order_by("?").first()
+
+
+def card_printings(*, card: Card) -> list[Card]:
+    """Cards of the same name in other sets."""
+    return list(
+        Card.objects.select_related("card_set")
+        .filter(name__iexact=card.name)
+        .exclude(pk=card.pk)
+        .order_by("card_set__code")
+    )
+
+
 def card_search(*, query: str) -> tuple[QuerySet[Card], list[str]]:
     """Cards matching a query of the search language, ordered, with the query's warnings."""
     from catalog.search.compiler import compile_query

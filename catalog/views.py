@@ -37,15 +37,31 @@ PAGE_SIZE = 60
 
 def card_search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "")
+    view = "list" if request.GET.get("view") == "list" else "grid"
     cards, warnings = selectors.card_search(query=query) if query.strip() else (None, [])
     page = None
     if cards is not None:
         page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    faces = {c.pk: selectors.face_key(c) for c in page.object_list} if page else {}
     return render(
         request,
         "catalog/search.html",
-        {"query": query, "page": page, "warnings": warnings},
+        {
+            "query": query,
+            "page": page,
+            "warnings": warnings,
+            "view": view,
+            "faces": faces,
+            "orders": selectors.SEARCH_ORDERS,
+        },
     )
+
+
+def random_card(request: HttpRequest) -> HttpResponse:
+    card = selectors.card_random()
+    if card is None:
+        raise Http404("The catalog is empty")
+    return redirect("catalog:card_detail", code=card.card_set.code, slug=card.slug)
 
 
 def search_help(request: HttpRequest) -> HttpResponse:
@@ -70,5 +86,10 @@ def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
     return render(
         request,
         "catalog/card_detail.html",
-        {"detail": detail, "card": detail.card, "face_key": selectors.face_key(detail.card)},
+        {
+            "detail": detail,
+            "card": detail.card,
+            "face_key": selectors.face_key(detail.card),
+            "printings": selectors.card_printings(card=detail.card),
+        },
     )

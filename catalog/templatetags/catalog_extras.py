@@ -15,3 +15,8 @@ def signed(value: int | None) -> str:
     if value is None:
         return "?"
     return f"+{value}" if value > 0 else str(value)
+
+
+@register.filter
+def get_item(mapping: dict[int, str], key: int) -> str:
+    return mapping.get(key, "")

@@ -165,3 +165,33 @@ def test_help_page_links_every_example(client: Client) -> None:
 def test_every_page_has_the_search_box(client: Client, core_catalog: None) -> None:
     for url in ("/", "/sets/munchkin-core/", "/sets/munchkin-core/net-troll/", "/cards/syntax/"):
         assert 'role="search"' in client.get(url).content.decode(), url
+
+
+def test_results_as_a_grid_of_faces_or_a_list(client: Client, core_catalog: None) -> None:
+    grid = client.get("/cards/", {"q": "tag:undead"}).content.decode()
+    assert grid.count('<img src="/faces/') == 4 and 'alt="King Tut (munchkin-core)"' in grid
+    listed = client.get("/cards/", {"q": "tag:undead", "view": "list"}).content.decode()
+    assert '<img src="/faces/' not in listed and "<table" in listed and "King Tut" in listed
+    assert "order:level" in grid  # order links keep the query
+
+
+def test_random_card_goes_to_a_card_page(client: Client, core_catalog: None) -> None:
+    response = client.get("/cards/random/")
+    assert response.status_code == 302 and response["Location"].startswith("/sets/munchkin-core/")
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_random_card_with_no_catalog_is_404(client: Client) -> None:
+    assert client.get("/cards/random/").status_code == 404
+
+
+def test_card_page_links_other_printings(client: Client) -> None:
+    import io
+
+    from django.core.management import call_command
+
+    call_command("load_catalog", stdout=io.StringIO())
+    page = client.get("/sets/munchkin-core/super-munchkin/").content.decode()
+    assert "Other printings" in page
+    for code in ("munchkin-booty", "munchkin-impossible", "munchkin-spongebob", "munchkin-super"):
+        assert f"/sets/{code}/super-munchkin/" in page
