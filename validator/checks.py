@@ -947,12 +947,8 @@ class CheckContext:
             self.report.fail(f"{label}: {problem}", document)
             return None
         for item in covers:
-            self.covered.add(item if isinstance(item, str) else _type_name(item))
+            self.covered.add(item if isinstance(item, str) else typing_literal(item))
         return result.values
-
-
-def _type_name(effect_type: type[EffectBase]) -> str:
-    return str(typing_literal(effect_type))
 
 
 def typing_literal(effect_type: type[EffectBase]) -> str:

@@ -1963,7 +1963,7 @@ def errors_from_validation(
         if key in seen:
             continue
         seen.add(key)
-        line = _line_for(path, lines) if lines else None
+        line = line_for(path, lines) if lines else None
         out.append(DocumentError(display, message, line))
     return _collapse_union_branches(out)
 
@@ -1982,7 +1982,8 @@ def _collapse_union_branches(errors: list[DocumentError]) -> list[DocumentError]
     return out
 
 
-def _line_for(path: Sequence[str | int], lines: dict[tuple[str | int, ...], int]) -> int | None:
+def line_for(path: Sequence[str | int], lines: dict[tuple[str | int, ...], int]) -> int | None:
+    """The line of a path in a YAML document, or of its nearest ancestor that has one."""
     for end in range(len(path), -1, -1):
         line = lines.get(tuple(path[:end]))
         if line is not None:
@@ -2104,7 +2105,7 @@ def parse_set(
                     format_path(path),
                     f"duplicate card {card.name!r} (already cards[{first_seen[key]}]); "
                     "give one entry with copies instead",
-                    _line_for(path, lines or {}),
+                    line_for(path, lines or {}),
                 )
             )
         else:

@@ -31,6 +31,7 @@ from validator.engine.cards import (
     Model,
     errors_from_validation,
     format_path,
+    line_for,
     load_set_file,
     nearest_word,
     parse_card,
@@ -419,16 +420,10 @@ class _Context:
     source: str
     library: CardLibrary
     game: Game
-    pool: dict[str, list[CardInstance]]
     next_uid: int = 100000
 
     def fail(self, path: Sequence[str | int], message: str) -> ScenarioError:
-        line = None
-        for end in range(len(path), -1, -1):
-            line = self.lines.get(tuple(path[:end]))
-            if line is not None:
-                break
-        return ScenarioError([DocumentError(format_path(path), message, line)], self.source)
+        return _error(path, message, self.lines, self.source)
 
     def player(self, name: str, path: Sequence[str | int]) -> Player:
         try:
@@ -455,6 +450,15 @@ class _Context:
                     return instance
         self.next_uid += 1
         return CardInstance(self.next_uid, card, set_code)
+
+
+def _error(
+    path: Sequence[str | int],
+    message: str,
+    lines: dict[tuple[str | int, ...], int],
+    source: str,
+) -> ScenarioError:
+    return ScenarioError([DocumentError(format_path(path), message, line_for(path, lines))], source)
 
 
 def parse_scenario(
@@ -550,15 +554,10 @@ def run_scenario(
     base_dir: Path | None = None,
 ) -> ScenarioResult:
     """Set the table, play the steps, check the expectations."""
-    lines = lines or {}
+    known_lines = lines or {}
 
     def fail(path: Sequence[str | int], message: str) -> ScenarioError:
-        line = None
-        for end in range(len(path), -1, -1):
-            line = lines.get(tuple(path[:end]))
-            if line is not None:
-                break
-        return ScenarioError([DocumentError(format_path(path), message, line)], source)
+        return _error(path, message, known_lines, source)
 
     cards = build_library(document, library, base_dir, fail)
     rng = random.Random(document.seed if document.seed is not None else 0)
@@ -568,7 +567,7 @@ def run_scenario(
         options=Options(document.options.faster_play, document.options.shared_victory),
     )
     game.die = ScriptedDie(document.dice, SeededDie(rng))
-    context = _Context(document, lines, source, cards, game, {})
+    context = _Context(document, known_lines, source, cards, game)
     _build_decks(context)
     _set_table(context)
     from validator.engine.game import check_invariants
