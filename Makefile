@@ -59,6 +59,7 @@ bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(PY) manage.py migrate --no-input -v 0
 	$(PY) manage.py load_catalog
 	$(PY) manage.py bench_validation
+	$(PY) manage.py bench_search
 
 scenarios: setup ## run every scenario in fixtures/scenarios/ (no database needed)
 	$(PY) -m validator.engine.scenario fixtures/scenarios

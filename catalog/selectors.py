@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404
 
 from catalog.models import Card, CardSet
@@ -120,7 +121,12 @@ SEARCH_ORDERS = ("name", "level", "treasures", "bonus", "gold", "set")
 
 def card_random() -> Card | None:
     """A card at random (a different one on each visit)."""
-    return Card.objects.select_related("card_set").order_by("?").first()
+    # An offset into the primary key, not ORDER BY RANDOM(), which sorts the whole table.
+    count = Card.objects.count()
+    if not count:
+        return None
+    offset = secrets.randbelow(count)
+    return Card.objects.select_related("card_set").order_by("id")[offset : offset + 1].first()
 
 
 def card_printings(*, card: Card) -> list[Card]:
@@ -137,14 +143,47 @@ def card_search(*, query: str) -> tuple[QuerySet[Card], list[str]]:
     """Cards matching a query of the search language, ordered, with the query's warnings."""
     from catalog.search.compiler import compile_query
 
-    codes = CardSet.objects.values_list("code", flat=True)
-    compiled = compile_query(query, set_codes=codes)
-    order = [
-        F(name[1:]).desc(nulls_last=True) if name.startswith("-") else F(name).asc(nulls_last=True)
-        for name in compiled.order
-    ]
-    cards = Card.objects.select_related("card_set").filter(compiled.q).order_by(*order)
+    sets = {
+        code: (pk, official)
+        for pk, code, official in CardSet.objects.values_list("pk", "code", "official")
+    }
+    compiled = compile_query(query, sets=sets)
+    cards = Card.objects.select_related("card_set").filter(compiled.q).order_by(*compiled.order)
     return cards, compiled.warnings
+
+
+@dataclass
+class SearchPage:
+    """One page of a search: its cards, the total and the query's warnings."""
+
+    cards: list[Card]
+    total: int
+    number: int
+    per_page: int
+    warnings: list[str]
+
+    @property
+    def num_pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+    @property
+    def has_next(self) -> bool:
+        return self.number * self.per_page < self.total
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+
+def card_search_page(*, query: str, page: int, per_page: int) -> SearchPage:
+    """A page of `card_search`. The page's ids are found first, from the narrow indexed
+    columns alone; only those rows are then read whole (a search may match 100,000 cards)."""
+    cards, warnings = card_search(query=query)
+    total = cards.count()
+    start = (page - 1) * per_page
+    ids = list(cards.select_related(None).values_list("id", flat=True)[start : start + per_page])
+    rows = Card.objects.select_related("card_set").in_bulk(ids)
+    return SearchPage([rows[i] for i in ids], total, page, per_page, warnings)
 
 
 def face_key(card: Card) -> str:

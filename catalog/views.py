@@ -1,4 +1,3 @@
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -33,16 +32,21 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 
 PAGE_SIZE = 60
+MAX_PAGE = 10_000
 
 
 def card_search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "")
     view = "list" if request.GET.get("view") == "list" else "grid"
-    cards, warnings = selectors.card_search(query=query) if query.strip() else (None, [])
     page = None
-    if cards is not None:
-        page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
-    faces = {c.pk: selectors.face_key(c) for c in page.object_list} if page else {}
+    if query.strip():
+        raw = request.GET.get("page", "1")
+        number = min(int(raw), MAX_PAGE) if raw.isdigit() and int(raw) >= 1 else 1
+        page = selectors.card_search_page(query=query, page=number, per_page=PAGE_SIZE)
+        if number > page.num_pages:  # past the end: show the last page, as links expect
+            page = selectors.card_search_page(query=query, page=page.num_pages, per_page=PAGE_SIZE)
+    warnings = page.warnings if page else []
+    faces = {c.pk: selectors.face_key(c) for c in page.cards} if page else {}
     return render(
         request,
         "catalog/search.html",

@@ -72,15 +72,15 @@ class CardList(APIView):
     )
     def get(self, request: Request) -> Response:
         page = _page(request)
-        cards, warnings = selectors.card_search(query=request.query_params.get("q", ""))
-        total = cards.count()
-        rows = list(cards[(page - 1) * PAGE_SIZE : page * PAGE_SIZE])
+        found = selectors.card_search_page(
+            query=request.query_params.get("q", ""), page=page, per_page=PAGE_SIZE
+        )
         context = {
             "request": request,
-            "checks": checks_for(document_hashes=[c.document_hash for c in rows]),
+            "checks": checks_for(document_hashes=[c.document_hash for c in found.cards]),
         }
-        data = CardOutput(rows, many=True, context=context).data
-        return Response(list_object(request, list(data), total, page, warnings))
+        data = CardOutput(found.cards, many=True, context=context).data
+        return Response(list_object(request, list(data), found.total, page, found.warnings))
 
 
 class CardDetail(APIView):

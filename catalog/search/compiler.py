@@ -7,13 +7,14 @@ of the query with a warning that names it and, where it can, the nearest valid w
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import F, OrderBy, Q
 
 from catalog.models import CardFacet, CardTag
 from catalog.search.facets import BAD_STUFF_KINDS
+from catalog.search.fulltext import text_match
 from catalog.search.parser import And, Node, Not, Term, parse
 from validator.checks import check_version
 from validator.engine.cards import KINDS, Slot, nearest_word
@@ -52,10 +53,18 @@ SHORTCUTS = (
 )
 
 
+def _order_by(name: str, *, descending: bool) -> OrderBy:
+    # Only the stats can be missing; NULLS LAST on a column that is never null would keep
+    # SQLite from reading the order straight off its index.
+    nulls_last = True if name in NUMBERS.values() else None
+    column = F(name)
+    return column.desc(nulls_last=nulls_last) if descending else column.asc(nulls_last=nulls_last)
+
+
 @dataclass
 class CompiledQuery:
     q: Q
-    order: list[str] = field(default_factory=list)
+    order: list[OrderBy] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -68,8 +77,9 @@ def _unknown(what: str, value: str, valid: Iterable[str]) -> str:
 
 
 class _Compiler:
-    def __init__(self, set_codes: Iterable[str]) -> None:
-        self.set_codes = sorted(set_codes)
+    def __init__(self, sets: Mapping[str, tuple[int, bool]]) -> None:
+        self.sets = sets
+        self.set_codes = sorted(sets)
         self.warnings: list[str] = []
         self.order: list[str] = []
         self.descending = False
@@ -93,7 +103,7 @@ class _Compiler:
         if key is None:
             if not value:
                 return None
-            return Q(name__icontains=value) | Q(text__icontains=value)
+            return text_match(value, column="both")
         handler = self.handlers().get(key)
         if handler is None:
             self.warnings.append(f"{term.raw}: " + _unknown("keyword", key, self.keywords()))
@@ -133,10 +143,12 @@ class _Compiler:
         }
 
     def name(self, term: Term, value: str) -> Q:
-        return Q(name__iexact=value) if term.exact else Q(name__icontains=value)
+        if term.exact:  # the word index narrows the rows the exact comparison reads
+            return text_match(value, column="name") & Q(name__iexact=value)
+        return text_match(value, column="name")
 
     def text(self, term: Term, value: str) -> Q:
-        return Q(text__icontains=value)
+        return text_match(value, column="text")
 
     def kind(self, term: Term, value: str) -> Q | None:
         kind = value.lower().replace("-", "_")
@@ -158,35 +170,39 @@ class _Compiler:
         if code not in self.set_codes:
             self.warnings.append(f"{term.raw}: " + _unknown("set", value, self.set_codes))
             return None
-        return Q(card_set__code=code)
+        return Q(card_set_id=self.sets[code][0])
 
     def tag(self, term: Term, value: str) -> Q | None:
         tag = value.lower().replace("_", "-")
         if tag not in TAGS:
             self.warnings.append(f"{term.raw}: " + _unknown("tag", value, TAGS))
             return None
-        return Q(Exists(CardTag.objects.filter(card=OuterRef("pk"), tag=tag)))
+        return Q(pk__in=CardTag.objects.filter(tag=tag).values("card_id"))
 
     def shortcut(self, term: Term, value: str) -> Q | None:
         word = value.lower().replace("-", "").replace("_", "")
-        checked = CardCheck.objects.filter(
-            document_hash=OuterRef("document_hash"), check_version=check_version()
-        )
+        checked = CardCheck.objects.filter(check_version=check_version()).values("document_hash")
+        custom = [set_id for set_id, official in self.sets.values() if not official]
+        official = [set_id for set_id, official in self.sets.values() if official]
         q = {
             "big": Q(big=True),
-            "custom": Q(card_set__official=False),
-            "official": Q(card_set__official=True),
+            "custom": Q(card_set_id__in=custom),
+            "official": Q(card_set_id__in=official),
             "oneshot": Q(kind="one_shot"),
             "encoded": Q(encoding="full"),
             "partial": Q(encoding="partial"),
             "textonly": Q(encoding="text_only"),
-            "valid": Q(Exists(checked.filter(status__in=("pass", "warn")))),
-            "invalid": Q(Exists(checked.filter(status="fail"))),
+            "valid": Q(document_hash__in=checked.filter(status__in=("pass", "warn"))),
+            "invalid": Q(document_hash__in=checked.filter(status="fail")),
         }.get(word)
         if q is None:
             self.warnings.append(f"{term.raw}: " + _unknown(term.key or "is", value, SHORTCUTS))
             return None
-        return ~q if term.key == "not" else q
+        if term.key == "not":  # a positive list of sets reads an index; NOT IN would scan
+            q = {"custom": Q(card_set_id__in=official), "official": Q(card_set_id__in=custom)}.get(
+                word, ~q
+            )
+        return q
 
     def number(self, term: Term, value: str) -> Q | None:
         column = NUMBERS[term.key or ""]
@@ -216,9 +232,8 @@ class _Compiler:
             return None
         # "vs:elves" and "usable:elves" mean the Elf: try the singular too.
         values = {wanted, wanted.rstrip("s"), wanted.removesuffix("ves") + "f"}
-        return Q(
-            Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet=facet, value__in=values))
-        )
+        rows = CardFacet.objects.filter(facet=facet, value__in=values)
+        return Q(pk__in=rows.values("card_id"))
 
     def author(self, term: Term, value: str) -> Q:
         # Custom cards and their authors arrive with authoring; until then no card has one.
@@ -240,16 +255,18 @@ class _Compiler:
         return None
 
 
-def compile_query(query: str, *, set_codes: Iterable[str]) -> CompiledQuery:
-    """Parse and compile a query; never raises. `set_codes` are the sets `set:` may name."""
+def compile_query(query: str, *, sets: Mapping[str, tuple[int, bool]]) -> CompiledQuery:
+    """Parse and compile a query; never raises.
+
+    `sets` maps the codes `set:` may name to (set id, official): filters compare the card's
+    own set id, so no query joins the set table.
+    """
     parsed = parse(query)
-    compiler = _Compiler(set_codes)
+    compiler = _Compiler(sets)
     q = compiler.node(parsed.node) if parsed.node is not None else None
     if q is None and compiler.warnings:
         q = Q(pk__in=[])  # nothing usable was asked: show the warnings, not every card
-    order = compiler.order or ["name", "card_set__code"]
-    if compiler.descending:
-        order = [f"-{f}" for f in order]
-    if compiler.order:
-        order += ["name"]
+    # Ties are broken by id, not set code: the name index then serves the order with no join.
+    order = [_order_by(f, descending=compiler.descending) for f in compiler.order]
+    order += [_order_by(f, descending=False) for f in ("name", "id")]
     return CompiledQuery(q if q is not None else Q(), order, parsed.warnings + compiler.warnings)

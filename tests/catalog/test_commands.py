@@ -2,6 +2,10 @@
 
 import io
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +80,33 @@ def test_simulate_text_report(core_catalog: None) -> None:
 def test_simulate_refuses_unknown_sets(core_catalog: None) -> None:
     with pytest.raises(CommandError, match="no cards for set"):
         call_command("simulate", "--sets", "munchkin-nope", "--games", "1")
+
+
+def test_bench_search_builds_its_own_catalog_and_reports_percentiles(tmp_path: Path) -> None:
+    # A subprocess: the benchmark makes and drops its own scratch database, which must not
+    # happen inside the test database of this session.
+    configured = tmp_path / "untouched.sqlite3"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "bench_search",
+            "--cards",
+            "300",
+            "--sets",
+            "3",
+            "--rounds",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{configured}"},
+        cwd=Path(__file__).resolve().parents[2],
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "generated 300 cards in 3 custom sets" in result.stdout
+    assert re.search(r"all \d+ requests: p50 [\d.]+ ms, p95 [\d.]+ ms", result.stdout)
+    assert "set:munchkin-core t:monster lvl>=16" in result.stdout
+    # The configured database was at most opened, never written.
+    assert not configured.exists() or configured.stat().st_size == 0
