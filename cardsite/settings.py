@@ -12,6 +12,7 @@ from pathlib import Path
 import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 # Lets the admin and other generic classes be subscripted at run time, as the type hints do.
 django_stubs_ext.monkeypatch()
@@ -45,6 +46,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_path(name: str, default: Path) -> Path:
+    raw = os.environ.get(name)
+    return Path(raw).expanduser().resolve() if raw else default
 
 
 def env_int(name: str, default: int) -> int:
@@ -93,10 +99,13 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "validator",
     "catalog",
+    "accounts",
+    "authoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -154,7 +163,11 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "catalog.api.errors.error_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        "accounts.authentication.ApiTokenAuthentication",
     ],
+    # Reads are open; writes are throttled per user (see authoring/api). Rates are per hour
+    # so that a script importing a set of a few hundred cards is never stopped.
+    "DEFAULT_THROTTLE_RATES": {"writes": env_str("API_WRITE_RATE", "1200/hour")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Munchkin card site API",
@@ -163,6 +176,31 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+}
+
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# Uploaded card art (and, later, generated files) live on the default storage.
+MEDIA_URL = "media/"
+MEDIA_ROOT = env_path("MEDIA_ROOT", BASE_DIR / "media")
+# Card art: checked by Pillow (format, size, its decompression-bomb guard) before it is kept.
+ART_MAX_BYTES = env_int("ART_MAX_BYTES", 2 * 1024 * 1024)
+ART_MAX_PIXELS = env_int("ART_MAX_PIXELS", 16_000_000)
+ART_FORMATS = ("PNG", "JPEG", "WEBP")
+
+# Every page: only this site's own scripts, styles and images (faces and art are same-origin;
+# the editor's live preview shows data: URLs). No inline script anywhere, so no nonce needed.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
 }
 
 # Where `load_catalog` reads when given no path.

@@ -11,6 +11,20 @@ from django.conf import settings
 from django.db import models
 
 
+class Visibility(models.TextChoices):
+    PRIVATE = "private", "Private (only you)"
+    UNLISTED = "unlisted", "Unlisted (anyone with the link)"
+    PUBLIC = "public", "Public (listed and searchable)"
+
+
+class LiveManager[M: models.Model](models.Manager[M]):
+    """Rows not deleted. Deleting a set or a card only stamps `deleted_at`, so it can be
+    restored; every read goes through this manager unless it asks for `everything`."""
+
+    def get_queryset(self) -> models.QuerySet[M]:
+        return super().get_queryset().filter(deleted_at__isnull=True)
+
+
 class CardSet(models.Model):
     code = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=120)
@@ -18,11 +32,27 @@ class CardSet(models.Model):
     official = models.BooleanField(default=True)
     year = models.PositiveIntegerField(null=True, blank=True)
     description = models.TextField(blank=True)
+    # Custom sets belong to their author; official sets to nobody (staff edit them).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="card_sets",
+    )
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC, db_index=True
+    )
+    deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = LiveManager["CardSet"]()
+    everything = models.Manager["CardSet"]()
+
     class Meta:
         ordering = ["-official", "year", "name"]
+        base_manager_name = "everything"
 
     def __str__(self) -> str:
         return self.name
@@ -63,14 +93,31 @@ class Card(models.Model):
     encoding = models.CharField(max_length=10, choices=Encoding.choices, db_index=True)
     text = models.TextField(blank=True)
 
+    # The number of the revision this row holds; a save names the revision it started from.
+    revision = models.PositiveIntegerField(default=1)
+    art = models.ImageField(upload_to="art/%Y/%m/", blank=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = LiveManager["Card"]()
+    everything = models.Manager["Card"]()
+
     class Meta:
         ordering = ["card_set", "name"]
+        base_manager_name = "everything"
+        # Deleted cards keep their name and address until restored; a new card may reuse them.
         constraints = [
-            models.UniqueConstraint(fields=["card_set", "name"], name="card_unique_name_in_set"),
-            models.UniqueConstraint(fields=["card_set", "slug"], name="card_unique_slug_in_set"),
+            models.UniqueConstraint(
+                fields=["card_set", "name"],
+                condition=models.Q(deleted_at__isnull=True),
+                name="card_unique_name_in_set",
+            ),
+            models.UniqueConstraint(
+                fields=["card_set", "slug"],
+                condition=models.Q(deleted_at__isnull=True),
+                name="card_unique_slug_in_set",
+            ),
         ]
         # Search orders by name: each common filter has an index that also yields that order,
         # so a page of a broad query is read off the index without sorting every match.
@@ -119,9 +166,10 @@ class CardFacet(models.Model):
 
 
 class CardRevision(models.Model):
-    """The document a change replaced, with who made the change, when and how."""
+    """One saved version of a card: every save (editor, API, import, load, revert) adds one."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
     document = models.JSONField()
     document_hash = models.CharField(max_length=64)
     changed_by = models.ForeignKey(
@@ -131,7 +179,10 @@ class CardRevision(models.Model):
     source = models.CharField(max_length=200, blank=True)
 
     class Meta:
-        ordering = ["-changed_at", "-id"]
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "number"], name="cardrevision_unique_number"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.card} @ {self.changed_at:%Y-%m-%d %H:%M}"
+        return f"{self.card} r{self.number}"

@@ -190,59 +190,94 @@ def _load_set(
 ) -> SetLoadReport:
     report = SetLoadReport(code=document.set.code, name=document.set.name, source=str(path))
     wanted = _set_fields(document)
-    card_set = CardSet.objects.filter(code=document.set.code).first()
+    card_set = CardSet.everything.filter(code=document.set.code).first()
     if card_set is None:
         report.set_changed = True
         if write:
             card_set = CardSet.objects.create(code=document.set.code, **wanted)
-    elif any(getattr(card_set, k) != v for k, v in wanted.items()):
-        report.set_changed = True
+    elif card_set.deleted_at is not None or any(
+        getattr(card_set, k) != v for k, v in wanted.items()
+    ):
+        report.set_changed = True  # a deleted set named by a file is restored by loading it
         if write:
             for key, value in wanted.items():
                 setattr(card_set, key, value)
+            card_set.deleted_at = None
             card_set.save()
 
     existing = {row.name: row for row in Card.objects.filter(card_set=card_set)} if card_set else {}
+    source = f"load_catalog {path}"
     for card in document.cards:
-        columns = _card_columns(card)
         row = existing.get(card.name)
         if row is None:
             report.created.append(card.name)
             if write:
                 assert card_set is not None
-                row = Card.objects.create(card_set=card_set, **columns)
-                _index(row, card)
-        elif row.document_hash != columns["document_hash"] or row.text != columns["text"]:
+                card_write(card_set=card_set, typed=card, actor=changed_by, source=source)
+        elif row.document_hash != document_hash(dump_card(card)) or row.text != render_text(card):
             report.updated.append(card.name)
             if write:
-                _card_replace(
-                    row, card, columns, changed_by=changed_by, source=f"load_catalog {path}"
+                card_write(
+                    row=row, card_set=row.card_set, typed=card, actor=changed_by, source=source
                 )
         else:
             report.unchanged.append(card.name)
     return report
 
 
-def _card_replace(
-    row: Card,
-    card: CardBase,
-    columns: dict[str, Any],
+class StaleRevisionError(Exception):
+    """The card was saved by someone else since the edit began; nothing was written."""
+
+    def __init__(self, card: Card, base_revision: int) -> None:
+        self.card = card
+        self.base_revision = base_revision
+        super().__init__(
+            f"{card.name!r} is at revision {card.revision}; this edit started from revision "
+            f"{base_revision}"
+        )
+
+
+def card_write(
     *,
-    changed_by: User | None,
+    card_set: CardSet,
+    typed: CardBase,
+    actor: User | None,
     source: str,
-) -> None:
-    if row.document_hash != columns["document_hash"]:
+    row: Card | None = None,
+    base_revision: int | None = None,
+) -> Card:
+    """Create (`row` None) or replace a card from its typed definition, recording the saved
+    document as a new revision; the one path every writer (loads, editor, API, imports,
+    reverts) takes. With `base_revision`, the write happens only if the card is still at that
+    revision, checked and bumped in one UPDATE so two concurrent saves cannot both succeed:
+    the later raises StaleRevisionError and changes nothing."""
+    columns = _card_columns(typed)
+    with transaction.atomic():
+        if row is None:
+            row = Card.objects.create(card_set=card_set, revision=1, **columns)
+        else:
+            current = row.revision if base_revision is None else base_revision
+            bumped = Card.everything.filter(pk=row.pk, revision=current).update(
+                revision=current + 1
+            )
+            if not bumped:
+                row.refresh_from_db()
+                raise StaleRevisionError(row, current)
+            for key, value in columns.items():
+                setattr(row, key, value)
+            row.revision = current + 1
+            row.card_set = card_set
+            row.save()
         CardRevision.objects.create(
             card=row,
-            document=row.document,
-            document_hash=row.document_hash,
-            changed_by=changed_by,
+            number=row.revision,
+            document=columns["document"],
+            document_hash=columns["document_hash"],
+            changed_by=actor,
             source=source[:200],
         )
-    for key, value in columns.items():
-        setattr(row, key, value)
-    row.save()
-    _index(row, card)
+        _index(row, typed)
+    return row
 
 
 def default_fixture_paths(directory: Path) -> list[Path]:

@@ -1,5 +1,5 @@
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from catalog.api import views
 
@@ -11,6 +11,6 @@ urlpatterns = [
     path("cards/", views.CardList.as_view(), name="card_list"),
     path("cards/<int:card_id>/", views.CardDetail.as_view(), name="card_detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^(?P<rest>.*)$", views.UnknownEndpoint.as_view(), name="unknown"),
 ]

@@ -78,9 +78,10 @@ def test_a_changed_card_is_updated_and_keeps_a_revision(write_set: Callable[...,
     assert "test-set: 0 created, 1 updated, 1 unchanged" in output
     card = Card.objects.get(name="Test Ogre")
     assert card.level == 9
-    [revision] = CardRevision.objects.filter(card=card)
-    assert revision.document == original
-    assert revision.source.startswith("load_catalog")
+    second, first = CardRevision.objects.filter(card=card)  # newest first
+    assert (first.number, second.number, card.revision) == (1, 2, 2)
+    assert first.document == original and second.document == card.document
+    assert second.source.startswith("load_catalog")
 
 
 def test_check_reports_and_writes_nothing(write_set: Callable[..., Path]) -> None:
