@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404
 
@@ -47,21 +48,71 @@ def kind_label(kind: str) -> str:
     return KIND_LABELS.get(kind, kind.replace("_", " ").title())
 
 
-def set_list() -> QuerySet[CardSet]:
-    """Every set with its card counts (distinct cards, copies, and copies per deck)."""
-    return CardSet.objects.annotate(
-        card_count=Count("cards"),
-        copy_count=Sum("cards__copies"),
-        unknown_copies=Count("cards", filter=Q(cards__copies__isnull=True)),
-        door_copies=Sum("cards__copies", filter=Q(cards__deck="door")),
-        treasure_copies=Sum("cards__copies", filter=Q(cards__deck="treasure")),
-        full_count=Count("cards", filter=Q(cards__encoding="full")),
+Viewer = User | AnonymousUser
+
+
+def _viewer_id(viewer: Viewer) -> int | None:
+    return viewer.pk if viewer.is_authenticated else None
+
+
+def visible_sets(*, viewer: Viewer) -> QuerySet[CardSet]:
+    """Sets the viewer may open by their address: official, public and unlisted sets, and
+    every set of their own. Anyone else's private set does not exist for them (404)."""
+    visible = Q(official=True) | Q(visibility__in=("public", "unlisted"))
+    if (viewer_id := _viewer_id(viewer)) is not None:
+        visible |= Q(owner_id=viewer_id)
+    return CardSet.objects.filter(visible)
+
+
+def listed_sets(*, viewer: Viewer) -> QuerySet[CardSet]:
+    """Sets that listings and search show the viewer: official and public sets, and their
+    own. Unlisted sets are reached only through their address (or `set:CODE`)."""
+    listed = Q(official=True) | Q(visibility="public")
+    if (viewer_id := _viewer_id(viewer)) is not None:
+        listed |= Q(owner_id=viewer_id)
+    return CardSet.objects.filter(listed)
+
+
+def sets_owned_by(*, owner: User, viewer: Viewer) -> QuerySet[CardSet]:
+    """A user's live sets as the viewer may see them listed (all, for the owner)."""
+    sets = CardSet.objects.filter(owner=owner)
+    if _viewer_id(viewer) != owner.pk:
+        sets = sets.filter(visibility="public")
+    return sets.annotate(card_count=Count("cards", filter=Q(cards__deleted_at__isnull=True)))
+
+
+def sets_editable_by(*, viewer: Viewer) -> QuerySet[CardSet]:
+    """The live sets the viewer may add cards to: their own, and official ones for staff."""
+    if not viewer.is_authenticated:
+        return CardSet.objects.none()
+    editable = Q(owner_id=viewer.pk)
+    if viewer.is_staff:
+        editable |= Q(official=True)
+    return CardSet.objects.filter(editable).order_by("name")
+
+
+def set_list(*, viewer: Viewer) -> QuerySet[CardSet]:
+    """The sets listed for the viewer, with their card counts (distinct cards, copies, and
+    copies per deck)."""
+    return _with_counts(listed_sets(viewer=viewer))
+
+
+def _with_counts(sets: QuerySet[CardSet]) -> QuerySet[CardSet]:
+    # The reverse relation reads every card row, deleted or not: count only the live ones.
+    live = Q(cards__deleted_at__isnull=True)
+    return sets.annotate(
+        card_count=Count("cards", filter=live),
+        copy_count=Sum("cards__copies", filter=live),
+        unknown_copies=Count("cards", filter=live & Q(cards__copies__isnull=True)),
+        door_copies=Sum("cards__copies", filter=live & Q(cards__deck="door")),
+        treasure_copies=Sum("cards__copies", filter=live & Q(cards__deck="treasure")),
+        full_count=Count("cards", filter=live & Q(cards__encoding="full")),
     ).order_by("-official", "year", "name")
 
 
 def catalog_cards(*, set_codes: list[str] | None = None) -> list[tuple[str, dict[str, object]]]:
     """(set code, card document) for every card, optionally of some sets only."""
-    cards = Card.objects.all()
+    cards = Card.objects.filter(card_set__deleted_at__isnull=True)
     if set_codes is not None:
         cards = cards.filter(card_set__code__in=set_codes)
     return list(cards.order_by("card_set__code", "name").values_list("card_set__code", "document"))
@@ -119,36 +170,47 @@ SEARCH_EXAMPLES: list[tuple[str, str, str]] = [
 SEARCH_ORDERS = ("name", "level", "treasures", "bonus", "gold", "set")
 
 
-def card_random() -> Card | None:
-    """A card at random (a different one on each visit)."""
+def card_random(*, viewer: Viewer) -> Card | None:
+    """A card at random from the sets listed for the viewer (a different one each visit)."""
     # An offset into the primary key, not ORDER BY RANDOM(), which sorts the whole table.
-    count = Card.objects.count()
+    cards = Card.objects.filter(card_set__in=listed_sets(viewer=viewer))
+    count = cards.count()
     if not count:
         return None
     offset = secrets.randbelow(count)
-    return Card.objects.select_related("card_set").order_by("id")[offset : offset + 1].first()
+    return cards.select_related("card_set").order_by("id")[offset : offset + 1].first()
 
 
-def card_printings(*, card: Card) -> list[Card]:
-    """Cards of the same name in other sets."""
+def card_printings(*, card: Card, viewer: Viewer) -> list[Card]:
+    """Cards of the same name in the other sets listed for the viewer."""
     return list(
         Card.objects.select_related("card_set")
-        .filter(name__iexact=card.name)
+        .filter(name__iexact=card.name, card_set__in=listed_sets(viewer=viewer))
         .exclude(pk=card.pk)
         .order_by("card_set__code")
     )
 
 
-def card_search(*, query: str) -> tuple[QuerySet[Card], list[str]]:
-    """Cards matching a query of the search language, ordered, with the query's warnings."""
+def card_search(*, query: str, viewer: Viewer) -> tuple[QuerySet[Card], list[str]]:
+    """Cards matching a query of the search language, ordered, with the query's warnings.
+
+    The search covers the sets listed for the viewer, plus any unlisted set the query names
+    with `set:` (knowing its code is like having its link)."""
     from catalog.search.compiler import compile_query
 
+    listed_ids = set(listed_sets(viewer=viewer).values_list("pk", flat=True))
     sets = {
         code: (pk, official)
-        for pk, code, official in CardSet.objects.values_list("pk", "code", "official")
+        for pk, code, official in visible_sets(viewer=viewer).values_list("pk", "code", "official")
     }
     compiled = compile_query(query, sets=sets)
-    cards = Card.objects.select_related("card_set").filter(compiled.q).order_by(*compiled.order)
+    scope = sorted(listed_ids | set(compiled.named_sets))
+    cards = (
+        Card.objects.select_related("card_set")
+        .filter(card_set_id__in=scope)
+        .filter(compiled.q)
+        .order_by(*compiled.order)
+    )
     return cards, compiled.warnings
 
 
@@ -175,10 +237,10 @@ class SearchPage:
         return self.number > 1
 
 
-def card_search_page(*, query: str, page: int, per_page: int) -> SearchPage:
+def card_search_page(*, query: str, viewer: Viewer, page: int, per_page: int) -> SearchPage:
     """A page of `card_search`. The page's ids are found first, from the narrow indexed
     columns alone; only those rows are then read whole (a search may match 100,000 cards)."""
-    cards, warnings = card_search(query=query)
+    cards, warnings = card_search(query=query, viewer=viewer)
     total = cards.count()
     start = (page - 1) * per_page
     ids = list(cards.select_related(None).values_list("id", flat=True)[start : start + per_page])
@@ -193,15 +255,24 @@ def face_key(card: Card) -> str:
     return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
 
 
-def card_face(*, card_id: int) -> tuple[str, bytes] | None:
+def card_get(*, card_id: int, viewer: Viewer) -> Card:
+    """A card of a set the viewer may open, or 404."""
+    card = (
+        Card.objects.select_related("card_set")
+        .filter(pk=card_id, card_set__in=visible_sets(viewer=viewer))
+        .first()
+    )
+    if card is None:
+        raise Http404(f"No card with id {card_id}")
+    return card
+
+
+def card_face(*, card: Card) -> tuple[str, bytes]:
     """(face key, PNG) of a card, rendered once per document and renderer version."""
     from django.core.cache import cache
 
     from catalog.exports.render import render_face
 
-    card = Card.objects.select_related("card_set").filter(pk=card_id).first()
-    if card is None:
-        return None
     key = face_key(card)
     png = cache.get(f"face:{key}")
     if png is None:
@@ -210,8 +281,8 @@ def card_face(*, card_id: int) -> tuple[str, bytes] | None:
     return key, png
 
 
-def set_get(*, code: str) -> CardSet:
-    card_set = set_list().filter(code=code).first()
+def set_get(*, code: str, viewer: Viewer) -> CardSet:
+    card_set = _with_counts(visible_sets(viewer=viewer)).filter(code=code).first()
     if card_set is None:
         raise Http404(f"No set with code {code!r}")
     return card_set
@@ -285,9 +356,11 @@ def _stats(card: Card, typed: CardBase) -> list[tuple[str, str]]:
     return stats
 
 
-def card_detail(*, set_code: str, slug: str) -> CardDetail:
+def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail:
     card = (
-        Card.objects.select_related("card_set").filter(card_set__code=set_code, slug=slug).first()
+        Card.objects.select_related("card_set")
+        .filter(card_set__in=visible_sets(viewer=viewer), card_set__code=set_code, slug=slug)
+        .first()
     )
     if card is None:
         raise Http404("No such card")

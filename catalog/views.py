@@ -3,14 +3,15 @@ from django.shortcuts import redirect, render
 
 from catalog import selectors
 from catalog.forms import SetFilterForm
+from catalog.permissions import can_edit_set, is_public
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "catalog/home.html", {"sets": selectors.set_list()})
+    return render(request, "catalog/home.html", {"sets": selectors.set_list(viewer=request.user)})
 
 
 def set_detail(request: HttpRequest, code: str) -> HttpResponse:
-    card_set = selectors.set_get(code=code)
+    card_set = selectors.set_get(code=code, viewer=request.user)
     form = SetFilterForm(request.GET or None, kinds=selectors.set_kinds(card_set=card_set))
     deck = kind = ""
     if form.is_bound and form.is_valid():
@@ -26,6 +27,7 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
             "rows": selectors.set_card_rows(cards=cards),
             "filtered": bool(deck or kind),
             "coverage": selectors.set_coverage(card_set=card_set),
+            "can_edit": can_edit_set(request.user, card_set),
         },
         status=400 if invalid else 200,
     )
@@ -42,9 +44,13 @@ def card_search(request: HttpRequest) -> HttpResponse:
     if query.strip():
         raw = request.GET.get("page", "1")
         number = min(int(raw), MAX_PAGE) if raw.isdigit() and int(raw) >= 1 else 1
-        page = selectors.card_search_page(query=query, page=number, per_page=PAGE_SIZE)
+        page = selectors.card_search_page(
+            query=query, viewer=request.user, page=number, per_page=PAGE_SIZE
+        )
         if number > page.num_pages:  # past the end: show the last page, as links expect
-            page = selectors.card_search_page(query=query, page=page.num_pages, per_page=PAGE_SIZE)
+            page = selectors.card_search_page(
+                query=query, viewer=request.user, page=page.num_pages, per_page=PAGE_SIZE
+            )
     warnings = page.warnings if page else []
     faces = {c.pk: selectors.face_key(c) for c in page.cards} if page else {}
     return render(
@@ -62,7 +68,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
 
 
 def random_card(request: HttpRequest) -> HttpResponse:
-    card = selectors.card_random()
+    card = selectors.card_random(viewer=request.user)
     if card is None:
         raise Http404("The catalog is empty")
     return redirect("catalog:card_detail", code=card.card_set.code, slug=card.slug)
@@ -74,19 +80,20 @@ def search_help(request: HttpRequest) -> HttpResponse:
 
 def card_face(request: HttpRequest, card_id: int, digest: str) -> HttpResponse:
     """A card's face; the URL names the document, so it can be cached for good."""
-    face = selectors.card_face(card_id=card_id)
-    if face is None:
-        raise Http404("No such card")
-    current, png = face
+    card = selectors.card_get(card_id=card_id, viewer=request.user)
+    current, png = selectors.card_face(card=card)
     if digest != current:
         return redirect("catalog:card_face", card_id=card_id, digest=current)
     response = HttpResponse(png, content_type="image/png")
-    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    # The address names the document, so the face never changes; a private set's faces stay
+    # out of shared caches.
+    scope = "public" if is_public(card.card_set) else "private"
+    response["Cache-Control"] = f"{scope}, max-age=31536000, immutable"
     return response
 
 
 def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
-    detail = selectors.card_detail(set_code=code, slug=slug)
+    detail = selectors.card_detail(set_code=code, slug=slug, viewer=request.user)
     return render(
         request,
         "catalog/card_detail.html",
@@ -94,6 +101,8 @@ def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
             "detail": detail,
             "card": detail.card,
             "face_key": selectors.face_key(detail.card),
-            "printings": selectors.card_printings(card=detail.card),
+            "printings": selectors.card_printings(card=detail.card, viewer=request.user),
+            "can_edit": can_edit_set(request.user, detail.card.card_set),
+            "start_into": selectors.sets_editable_by(viewer=request.user),
         },
     )

@@ -3270,7 +3270,9 @@ def _library_for(card: CardBase, set_code: str) -> CardLibrary:
 
 
 def check_card(card: CardBase, set_code: str = "") -> CardReport:
-    """Exercise one card in the engine and report what was seen to work."""
+    """Exercise one card in the engine and report what was seen to work. A card of no set yet
+    (a draft) is checked as if in a set called "draft"."""
+    set_code = set_code or "draft"
     report = CardReport(set_code, card.name, card.kind_name, card.encoding.status)
     if card.encoding.status == "partial":
         clauses = getattr(card.encoding, "clauses", [])

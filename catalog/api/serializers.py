@@ -1,11 +1,12 @@
-"""Output shapes of the read API (input shapes come with the write endpoints)."""
+"""Shapes of the API: what the endpoints answer, and the bodies the writes take."""
 
 from typing import Any
 
 from django.urls import reverse
 from rest_framework import serializers
 
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardSet, Visibility
+from validator.engine.cards import nearest_word
 
 
 class CardSetOutput(serializers.ModelSerializer[CardSet]):
@@ -23,6 +24,7 @@ class CardSetOutput(serializers.ModelSerializer[CardSet]):
             "official",
             "year",
             "cards_in_box",
+            "visibility",
             "cards",
             "copies",
             "description",
@@ -53,6 +55,7 @@ class CardOutput(serializers.ModelSerializer[Card]):
         fields = [
             "object",
             "id",
+            "revision",
             "name",
             "set",
             "deck",
@@ -97,3 +100,135 @@ class CardOutput(serializers.ModelSerializer[Card]):
                 reverse("catalog:card_detail", args=[obj.card_set.code, obj.slug])
             )
         )
+
+
+# --------------------------------------------------------------------------------------------
+# Inputs
+# --------------------------------------------------------------------------------------------
+
+
+class StrictInput(serializers.Serializer[dict[str, Any]]):
+    """A request body: a key the endpoint does not take is an error, not silently ignored."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if isinstance(data, dict):
+            unknown = {}
+            for key in data:
+                if key not in self.fields:
+                    hint = nearest_word(str(key), self.fields)
+                    unknown[str(key)] = [
+                        f"unknown key {key!r}"
+                        + (
+                            f"; did you mean {hint!r}?"
+                            if hint
+                            else f"; keys: {', '.join(self.fields)}"
+                        )
+                    ]
+            if unknown:
+                raise serializers.ValidationError(unknown)
+        return dict(super().to_internal_value(data))
+
+
+class SetCreateInput(StrictInput):
+    code = serializers.CharField(
+        max_length=60, help_text="lower-case letters, digits and hyphens, unique on the site"
+    )
+    name = serializers.CharField(max_length=120)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
+    description = serializers.CharField(
+        max_length=10_000, allow_blank=True, required=False, default=""
+    )
+    cards_in_box = serializers.IntegerField(
+        min_value=1, max_value=100_000, required=False, allow_null=True, default=None
+    )
+
+
+class SetUpdateInput(StrictInput):
+    """Every key is optional; a key left out leaves that field as it is."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
+    description = serializers.CharField(max_length=10_000, allow_blank=True, required=False)
+    cards_in_box = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+
+
+class CardCreateInput(StrictInput):
+    set = serializers.CharField(max_length=60, help_text="the code of the set to add it to")
+    effects = serializers.DictField(
+        child=serializers.JSONField(), help_text="the card's full typed document"
+    )
+
+
+class CardUpdateInput(StrictInput):
+    """A whole new document and the revision it is based on: both required, also in PATCH."""
+
+    # drf-spectacular documents every PATCH body as partial (no key required); this one is
+    # never partial, so `revision` is documented as required, as it is.
+    @property
+    def partial(self) -> bool:
+        return False
+
+    @partial.setter
+    def partial(self, value: bool) -> None:
+        pass
+
+    effects = serializers.DictField(
+        child=serializers.JSONField(), help_text="the card's new full typed document"
+    )
+    revision = serializers.IntegerField(
+        min_value=1,
+        help_text="the revision this edit is based on (the `revision` of the card as read); "
+        "if the card has been saved since, the edit is refused with 409",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Other outputs (for the schema: the views build these as plain dicts)
+# --------------------------------------------------------------------------------------------
+
+
+class ErrorItemOutput(serializers.Serializer[dict[str, Any]]):
+    path = serializers.CharField()
+    message = serializers.CharField()
+
+
+def _with_errors(
+    fields: dict[str, serializers.Field[Any, Any, Any, Any]],
+) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+    # `errors` cannot be a declared field: it would hide Serializer.errors.
+    fields["errors"] = ErrorItemOutput(many=True)
+    return fields
+
+
+class ErrorOutput(serializers.Serializer[dict[str, Any]]):
+    object = serializers.CharField(default="error")
+    status = serializers.IntegerField()
+    code = serializers.CharField()
+    details = serializers.CharField()
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return _with_errors(super().get_fields())
+
+
+class ValidationOutput(serializers.Serializer[dict[str, Any]]):
+    object = serializers.CharField(default="validation")
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    encoding = serializers.CharField()
+    status = serializers.ChoiceField(choices=["pass", "warn", "fail"])
+    verified = serializers.BooleanField()
+    messages = serializers.ListField(child=serializers.CharField())
+    text = serializers.ListField(child=serializers.CharField(), help_text="rules text lines")
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return _with_errors(super().get_fields())
+
+
+class ScenarioResultOutput(serializers.Serializer[dict[str, Any]]):
+    object = serializers.CharField(default="scenario_result")
+    name = serializers.CharField()
+    passed = serializers.BooleanField()
+    values = serializers.DictField(
+        child=serializers.JSONField(), help_text="every value the run computed"
+    )
+    failures = serializers.ListField(child=serializers.CharField())

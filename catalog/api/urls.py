@@ -10,6 +10,8 @@ urlpatterns = [
     path("sets/<slug:code>/", views.SetDetail.as_view(), name="set_detail"),
     path("cards/", views.CardList.as_view(), name="card_list"),
     path("cards/<int:card_id>/", views.CardDetail.as_view(), name="card_detail"),
+    path("validate/", views.Validate.as_view(), name="validate"),
+    path("scenarios/run/", views.ScenarioRun.as_view(), name="scenario_run"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^(?P<rest>.*)$", views.UnknownEndpoint.as_view(), name="unknown"),

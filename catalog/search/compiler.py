@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import F, OrderBy, Q
 
-from catalog.models import CardFacet, CardTag
+from catalog.models import CardFacet, CardSet, CardTag
 from catalog.search.facets import BAD_STUFF_KINDS
 from catalog.search.fulltext import text_match
 from catalog.search.parser import And, Node, Not, Term, parse
@@ -66,6 +66,7 @@ class CompiledQuery:
     q: Q
     order: list[OrderBy] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    named_sets: list[int] = field(default_factory=list)  # ids of the sets `set:` names
 
 
 def _unknown(what: str, value: str, valid: Iterable[str]) -> str:
@@ -83,6 +84,7 @@ class _Compiler:
         self.warnings: list[str] = []
         self.order: list[str] = []
         self.descending = False
+        self.named_sets: list[int] = []
 
     def node(self, node: Node) -> Q | None:
         if isinstance(node, Term):
@@ -170,6 +172,7 @@ class _Compiler:
         if code not in self.set_codes:
             self.warnings.append(f"{term.raw}: " + _unknown("set", value, self.set_codes))
             return None
+        self.named_sets.append(self.sets[code][0])
         return Q(card_set_id=self.sets[code][0])
 
     def tag(self, term: Term, value: str) -> Q | None:
@@ -236,8 +239,8 @@ class _Compiler:
         return Q(pk__in=rows.values("card_id"))
 
     def author(self, term: Term, value: str) -> Q:
-        # Custom cards and their authors arrive with authoring; until then no card has one.
-        return Q(pk__in=[])
+        owned = CardSet.objects.filter(owner__username__iexact=value).values("pk")
+        return Q(card_set_id__in=owned)
 
     def order_by(self, term: Term, value: str) -> None:
         fields = ORDERS.get(value.lower())
@@ -269,4 +272,9 @@ def compile_query(query: str, *, sets: Mapping[str, tuple[int, bool]]) -> Compil
     # Ties are broken by id, not set code: the name index then serves the order with no join.
     order = [_order_by(f, descending=compiler.descending) for f in compiler.order]
     order += [_order_by(f, descending=False) for f in ("name", "id")]
-    return CompiledQuery(q if q is not None else Q(), order, parsed.warnings + compiler.warnings)
+    return CompiledQuery(
+        q if q is not None else Q(),
+        order,
+        parsed.warnings + compiler.warnings,
+        compiler.named_sets,
+    )

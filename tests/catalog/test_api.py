@@ -121,3 +121,12 @@ def test_schema_and_offline_docs(client: Client) -> None:
     docs = client.get("/api/docs/").content.decode()
     assert "swagger-ui-bundle.js" in docs and "cdn" not in docs.lower()
     assert 'src="http' not in docs
+
+
+def test_the_schema_validates_with_no_warning(tmp_path: Any) -> None:
+    from django.core.management import call_command
+
+    out = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    schema = out.read_text()
+    assert "tokenAuth" in schema and "/api/validate/" in schema and "/api/scenarios/run/" in schema

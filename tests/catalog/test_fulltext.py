@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
 from catalog.models import Card
@@ -11,7 +12,7 @@ from catalog.selectors import card_search
 
 
 def names(query: str) -> set[str]:
-    cards, warnings = card_search(query=query)
+    cards, warnings = card_search(query=query, viewer=AnonymousUser())
     assert warnings == []
     return {c.name for c in cards}
 
@@ -66,7 +67,7 @@ def test_the_index_follows_renames_and_deletes(core_catalog: None) -> None:
 
 @pytest.mark.django_db
 def test_word_search_uses_the_index(core_catalog: None) -> None:
-    cards, _ = card_search(query="o:undead")
+    cards, _ = card_search(query="o:undead", viewer=AnonymousUser())
     with connection.cursor() as cursor:
         sql, params = cards.query.sql_with_params()
         prefix = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "

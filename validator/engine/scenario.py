@@ -704,7 +704,7 @@ def _build_decks(context: _Context) -> None:
                 uid += 1
                 (doors if card.deck == "door" else treasures).append(CardInstance(uid, card, code))
         hit = (context.library, doors, treasures)
-        if len(_DECK_CACHE) > 512:
+        if len(_DECK_CACHE) >= 32:  # a server builds libraries per request: keep few alive
             _DECK_CACHE.clear()
         _DECK_CACHE[key] = hit
     game.door_deck = list(hit[1])

@@ -1,0 +1,55 @@
+"""What changes accounts: making and revoking API tokens."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import Http404
+
+from accounts.models import ApiToken, new_token_key, token_digest
+
+MAX_TOKENS_PER_USER = 20
+# Enough of the key to tell tokens apart in a list ("mk_" and a few random characters).
+HINT_LENGTH = 10
+
+
+@transaction.atomic
+def token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
+    """Make an API token for `user` and return it with its key.
+
+    The key is returned here and never again: only its SHA-256 digest is stored. Raises
+    ValidationError when the name is blank or too long, or when the user already has
+    MAX_TOKENS_PER_USER tokens.
+    """
+    name = name.strip()
+    if not name:
+        raise ValidationError("Give the token a name.", code="blank")
+    max_length = ApiToken._meta.get_field("name").max_length
+    if max_length is not None and len(name) > max_length:
+        raise ValidationError(
+            f"A token name has at most {max_length} characters.", code="max_length"
+        )
+    # Locking the user's row serialises two requests that would each see 19 tokens.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS_PER_USER:
+        raise ValidationError(
+            f"You already have {MAX_TOKENS_PER_USER} tokens, the most an account may have. "
+            "Revoke one you no longer use before making another.",
+            code="too_many_tokens",
+        )
+    key = new_token_key()
+    token = ApiToken.objects.create(
+        user=user, name=name, digest=token_digest(key), hint=key[:HINT_LENGTH]
+    )
+    return token, key
+
+
+def token_revoke(*, user: User, token_id: int) -> None:
+    """Delete one of `user`'s tokens, so its key stops working at once.
+
+    Raises Http404 when the user has no such token (also when it is another user's).
+    """
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise Http404("No such token")

@@ -1,0 +1,22 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from accounts import views
+
+app_name = "accounts"
+
+# The profile's <username> would match any of the fixed pages, so it comes last.
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="accounts/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("tokens/", views.tokens, name="tokens"),
+    path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
+    path("<str:username>/", views.profile, name="profile"),
+]

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from accounts import selectors, services
+from accounts.forms import SignUpForm, TokenCreateForm
+from catalog.selectors import sets_owned_by
+
+
+def _current_user(request: HttpRequest) -> User:
+    """The signed-in user, in views behind login_required."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:profile", username=request.user.get_username())
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("accounts:profile", username=user.username)
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    owner = selectors.user_get(username=username)
+    is_owner = request.user.is_authenticated and request.user.pk == owner.pk
+    new_set_url = None
+    if is_owner:
+        try:
+            new_set_url = reverse("authoring:set_create")
+        except NoReverseMatch:  # the authoring pages are not there yet
+            new_set_url = None
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "owner": owner,
+            "sets": sets_owned_by(owner=owner, viewer=request.user),
+            "is_owner": is_owner,
+            "new_set_url": new_set_url,
+        },
+    )
+
+
+@never_cache  # the page may show a key: no cache may keep it
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    user = _current_user(request)
+    form = TokenCreateForm(request.POST or None)
+    new_key = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            _, new_key = services.token_create(user=user, name=form.cleaned_data["name"])
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            form = TokenCreateForm()
+    token_list = list(selectors.user_tokens(user=user))
+    return render(
+        request,
+        "accounts/tokens.html",
+        {
+            "form": form,
+            "tokens": token_list,
+            "new_key": new_key,
+            "max_tokens": services.MAX_TOKENS_PER_USER,
+            "at_limit": len(token_list) >= services.MAX_TOKENS_PER_USER,
+            "api_url": request.build_absolute_uri(reverse("api:card_list")),
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@require_POST
+@login_required
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    services.token_revoke(user=_current_user(request), token_id=token_id)
+    messages.success(request, "Token revoked: its key no longer works.")
+    return redirect("accounts:tokens")

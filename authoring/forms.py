@@ -1,0 +1,161 @@
+"""Forms of the authoring pages. They parse input only; the rules live in services and the
+engine."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+from PIL import Image
+
+from authoring.editor import STAT_FIELDS, StatField
+from catalog.models import CardSet, Visibility
+from validator.engine.cards import KINDS
+
+RESERVED_CODES = ("new", "import")
+
+
+class SetForm(forms.ModelForm[CardSet]):
+    class Meta:
+        model = CardSet
+        fields = ["code", "name", "visibility", "description", "cards_in_box"]
+        labels = {"cards_in_box": "Cards in the box"}
+        help_texts = {
+            "code": "Lower-case letters, digits and hyphens; the set's address. Cannot change.",
+            "cards_in_box": "How many cards the finished box holds (copies counted).",
+        }
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["visibility"].initial = Visibility.PRIVATE
+        if self.instance.pk:
+            del self.fields["code"]
+
+    def clean_code(self) -> str:
+        code = str(self.cleaned_data["code"]).lower()
+        if code in RESERVED_CODES:
+            raise forms.ValidationError(f"{code!r} is kept for the site's own pages")
+        return code
+
+    def validate_unique(self) -> None:
+        pass  # the service reports a taken code, even one taken by a deleted set
+
+
+def _stat_form_field(stat: StatField) -> forms.Field:
+    attrs = {"data-kinds": " ".join(stat.kinds), "class": "stat"}
+    if stat.type == "int":
+        return forms.IntegerField(
+            required=False, label=stat.label, widget=forms.NumberInput(attrs=attrs)
+        )
+    if stat.type == "bool":
+        return forms.BooleanField(
+            required=False, label=stat.label, widget=forms.CheckboxInput(attrs=attrs)
+        )
+    return forms.ChoiceField(
+        required=False,
+        label=stat.label,
+        choices=[("", "—"), *((c, c.replace("_", " ")) for c in stat.choices)],
+        widget=forms.Select(attrs=attrs),
+    )
+
+
+class CardForm(forms.Form):
+    """The card's identity and stats as fields, the rest of its document as YAML."""
+
+    base_revision = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(max_length=80)
+    kind = forms.ChoiceField(choices=[(k, k.replace("_", " ")) for k in KINDS])
+    deck = forms.ChoiceField(
+        choices=[("door", "Door"), ("treasure", "Treasure"), ("", "neither / not known")],
+        required=False,
+    )
+    copies = forms.IntegerField(
+        required=False, min_value=1, max_value=99, help_text="blank: not known"
+    )
+    document_yaml = forms.CharField(
+        required=False,
+        label="Everything else (YAML)",
+        widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false", "class": "code"}),
+        help_text="tags, effects, bad_stuff, abilities, notes, encoding… "
+        "in the effect language (docs/effect-language.md).",
+    )
+    # A FileField, not ImageField: check_art opens the image itself, so each refusal says why.
+    art = forms.FileField(required=False, help_text="optional; PNG, JPEG or WebP")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for stat in STAT_FIELDS:
+            self.fields[stat.name] = _stat_form_field(stat)
+
+    def values(self) -> dict[str, Any]:
+        """The form's part of the card document (keys left blank are left out)."""
+        data = self.cleaned_data
+        kind = data.get("kind")
+        values: dict[str, Any] = {"name": data.get("name", ""), "kind": kind}
+        values["deck"] = data.get("deck") or None
+        values["copies"] = data.get("copies")
+        for stat in STAT_FIELDS:
+            if kind not in stat.kinds:
+                continue
+            value = data.get(stat.name)
+            if stat.type == "bool":
+                if value:
+                    values[stat.name] = True
+            elif value not in (None, ""):
+                values[stat.name] = value
+        return values
+
+    def clean_art(self) -> UploadedFile[bytes] | None:
+        upload: UploadedFile[bytes] | None = self.cleaned_data.get("art")
+        if upload:
+            check_art(upload)
+        return upload
+
+
+def check_art(upload: UploadedFile[bytes]) -> None:
+    """Card art: limited in bytes, pixels and format, opened by Pillow with its guard on."""
+    limit = settings.ART_MAX_BYTES
+    if upload.size is not None and upload.size > limit:
+        raise forms.ValidationError(f"art is limited to {limit // 1024} KB")
+    upload.seek(0)
+    data = upload.read(limit + 1)
+    upload.seek(0)
+    if len(data) > limit:
+        raise forms.ValidationError(f"art is limited to {limit // 1024} KB")
+    # Pillow's decompression-bomb guard is set to the art limit when the app starts
+    # (AuthoringConfig.ready); the size check below refuses anything between 1x and 2x.
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format not in settings.ART_FORMATS:
+                raise forms.ValidationError(
+                    f"art must be {', '.join(settings.ART_FORMATS)}, not {image.format}"
+                )
+            width, height = image.size
+            if width * height > settings.ART_MAX_PIXELS:
+                raise forms.ValidationError(
+                    f"art is limited to {settings.ART_MAX_PIXELS:,} pixels ({width}x{height} given)"
+                )
+            image.verify()
+    except Image.DecompressionBombError as exc:
+        raise forms.ValidationError("art refused: too many pixels to open safely") from exc
+    except forms.ValidationError:
+        raise
+    except Exception as exc:  # Pillow raises many kinds for a broken or unknown file
+        raise forms.ValidationError("art could not be read as an image") from exc
+
+
+class StartFromForm(forms.Form):
+    """Choose which of your sets a card copied from another card goes into."""
+
+    into = forms.ModelChoiceField(queryset=CardSet.objects.none(), label="into")
+
+    def __init__(self, *args: Any, sets: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["into"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = sets
+        field.to_field_name = "code"

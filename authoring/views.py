@@ -1,0 +1,323 @@
+"""Authoring pages: sets, the card editor with its live preview, history and the trash."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from authoring import selectors, services
+from authoring.editor import STAT_FIELDS, EditorError, preview, split_document, typed_card
+from authoring.forms import CardForm, SetForm
+from catalog import selectors as catalog_selectors
+from catalog.models import Card, CardSet
+from catalog.services import StaleRevisionError
+from validator.engine.cards import CardDocumentError
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.user
+
+
+@login_required
+def set_create(request: HttpRequest) -> HttpResponse:
+    form = SetForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            card_set = services.set_create(
+                owner=_user(request),
+                code=form.cleaned_data["code"],
+                name=form.cleaned_data["name"],
+                visibility=form.cleaned_data["visibility"],
+                description=form.cleaned_data["description"],
+                cards_in_box=form.cleaned_data["cards_in_box"],
+            )
+        except services.SetError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, f"Set {card_set.name!r} created. Add its first card.")
+            return redirect("authoring:card_new", code=card_set.code)
+    return render(
+        request, "authoring/set_form.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+@login_required
+def set_edit(request: HttpRequest, code: str) -> HttpResponse:
+    card_set = selectors.editable_set(code=code, actor=_user(request))
+    form = SetForm(request.POST or None, instance=card_set)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.set_update(
+                card_set=CardSet.objects.get(pk=card_set.pk),
+                actor=_user(request),
+                name=form.cleaned_data["name"],
+                visibility=form.cleaned_data["visibility"],
+                description=form.cleaned_data["description"],
+                cards_in_box=form.cleaned_data["cards_in_box"],
+            )
+        except services.SetError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, "Set saved.")
+            return redirect("catalog:set_detail", code=card_set.code)
+    return render(
+        request,
+        "authoring/set_form.html",
+        {"form": form, "card_set": card_set},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def set_delete(request: HttpRequest, code: str) -> HttpResponse:
+    card_set = selectors.editable_set(code=code, actor=_user(request))
+    services.set_delete(card_set=card_set, actor=_user(request))
+    messages.success(request, f"Set {card_set.name!r} deleted. It stays in your trash.")
+    return redirect("authoring:trash")
+
+
+@login_required
+@require_POST
+def set_restore(request: HttpRequest, code: str) -> HttpResponse:
+    card_set = selectors.editable_set(code=code, actor=_user(request), include_deleted=True)
+    services.set_restore(card_set=card_set, actor=_user(request))
+    messages.success(request, f"Set {card_set.name!r} restored.")
+    return redirect("catalog:set_detail", code=card_set.code)
+
+
+@login_required
+def trash(request: HttpRequest) -> HttpResponse:
+    sets, cards = selectors.trash(actor=_user(request))
+    return render(request, "authoring/trash.html", {"sets": sets, "cards": cards})
+
+
+def _editor_context(
+    form: CardForm, card_set: CardSet, card: Card | None, errors: list[EditorError]
+) -> dict[str, Any]:
+    return {
+        "form": form,
+        "card_set": card_set,
+        "card": card,
+        "errors": errors,
+        "stat_names": [s.name for s in STAT_FIELDS],
+        "preview_url": reverse("authoring:card_preview", args=[card_set.code]),
+    }
+
+
+def _initial(document: dict[str, Any], revision: int | None) -> dict[str, Any]:
+    values, text = split_document(document)
+    return {**values, "deck": values.get("deck") or "", "document_yaml": text} | (
+        {"base_revision": revision} if revision is not None else {}
+    )
+
+
+NEW_CARD_YAML = "encoding:\n  status: full\n"
+
+
+@login_required
+def card_new(request: HttpRequest, code: str) -> HttpResponse:
+    card_set = selectors.editable_set(code=code, actor=_user(request))
+    if request.method == "POST":
+        return _card_save(request, card_set, None)
+    initial: dict[str, Any] = {"kind": "monster", "deck": "door", "document_yaml": NEW_CARD_YAML}
+    source_id = request.GET.get("from", "")
+    if source_id.isdigit():  # "start from" another card the user may see
+        source = catalog_selectors.card_get(card_id=int(source_id), viewer=_user(request))
+        initial = _initial(source.document, None)
+    return render(
+        request,
+        "authoring/card_edit.html",
+        _editor_context(CardForm(initial=initial), card_set, None, []),
+    )
+
+
+@login_required
+def card_new_from(request: HttpRequest) -> HttpResponse:
+    """ "Start from" a card the user may see: the editor of a new card in one of their sets,
+    filled with that card's document (nothing is saved until they save)."""
+    into = request.GET.get("into", "")
+    source = request.GET.get("from", "")
+    card_set = selectors.editable_set(code=into, actor=_user(request))
+    if not source.isdigit():
+        raise Http404("No card to start from")
+    return redirect(f"{reverse('authoring:card_new', args=[card_set.code])}?from={source}")
+
+
+@login_required
+def card_edit(request: HttpRequest, code: str, slug: str) -> HttpResponse:
+    card = selectors.editable_card(code=code, slug=slug, actor=_user(request))
+    if request.method == "POST":
+        return _card_save(request, card.card_set, card)
+    form = CardForm(initial=_initial(card.document, card.revision))
+    return render(
+        request, "authoring/card_edit.html", _editor_context(form, card.card_set, card, [])
+    )
+
+
+def _card_save(request: HttpRequest, card_set: CardSet, card: Card | None) -> HttpResponse:
+    form = CardForm(request.POST, request.FILES)
+    errors: list[EditorError] = []
+    if form.is_valid():
+        typed, merged = typed_card(form.values(), form.cleaned_data["document_yaml"])
+        errors = merged.errors
+        if typed is not None and merged.document is not None:
+            try:
+                saved = _write(request, form, card_set, card, merged.document)
+            except CardDocumentError as exc:
+                errors = [EditorError(e.path, e.message, field="name") for e in exc.errors]
+            except StaleRevisionError as exc:
+                return _conflict(request, form, card_set, exc, merged.document)
+            else:
+                _after_save(saved)
+                messages.success(request, f"Saved {saved.name!r} as revision {saved.revision}.")
+                return redirect("catalog:card_detail", code=card_set.code, slug=saved.slug)
+    for error in errors:
+        if error.field in form.fields:
+            form.add_error(error.field, error.message)
+    context = _editor_context(form, card_set, card, [e for e in errors if not e.field])
+    return render(request, "authoring/card_edit.html", context, status=400)
+
+
+def _write(
+    request: HttpRequest,
+    form: CardForm,
+    card_set: CardSet,
+    card: Card | None,
+    document: dict[str, Any],
+) -> Card:
+    if card is None:
+        saved = services.card_create(card_set=card_set, actor=_user(request), document=document)
+    else:
+        base = form.cleaned_data.get("base_revision") or card.revision
+        saved = services.card_update(
+            card=card, actor=_user(request), document=document, base_revision=base
+        )
+    art = form.cleaned_data.get("art")
+    if art:
+        saved = services.card_art_set(card=saved, actor=_user(request), upload=art)
+    return saved
+
+
+def _after_save(card: Card) -> None:
+    """A card author's own scenarios run on every save."""
+    from authoring.scenarios import scenarios_run_after_save
+
+    scenarios_run_after_save(card=card)
+
+
+def _conflict(
+    request: HttpRequest,
+    form: CardForm,
+    card_set: CardSet,
+    exc: StaleRevisionError,
+    yours: dict[str, Any],
+) -> HttpResponse:
+    """The card changed since this edit began: show both versions and keep this edit in the
+    form, now based on the current revision, so saving again is a deliberate choice."""
+    current = exc.card
+    data = request.POST.copy()
+    data["base_revision"] = str(current.revision)
+    rebased = CardForm(data)
+    rebased.is_valid()
+    context = _editor_context(rebased, card_set, current, [])
+    context["conflict"] = {
+        "base_revision": exc.base_revision,
+        "current": current,
+        "latest": current.revisions.select_related("changed_by").first(),
+        "theirs": selectors.document_yaml(current.document),
+        "yours": selectors.document_yaml(yours),
+        "diff": selectors.document_diff(current.document, yours),
+    }
+    return render(request, "authoring/card_edit.html", context, status=409)
+
+
+@login_required
+@require_POST
+def card_preview(request: HttpRequest, code: str) -> JsonResponse:
+    """The editor's live preview: errors with their field or line, else the rules text, the
+    face and the validator's report. Nothing is stored."""
+    card_set = selectors.editable_set(code=code, actor=_user(request))
+    form = CardForm(request.POST)
+    if not form.is_valid():
+        errors = [
+            EditorError(name, str(message), field=name)
+            for name, field_errors in form.errors.items()
+            for message in field_errors
+        ]
+        return JsonResponse({"ok": False, "errors": [e.as_dict() for e in errors]})
+    result = preview(form.values(), form.cleaned_data["document_yaml"], set_code=card_set.code)
+    return JsonResponse(result.as_dict())
+
+
+def card_history(request: HttpRequest, code: str, slug: str) -> HttpResponse:
+    """Every revision of a card with its diff; anyone who may see the card may read it."""
+    detail = catalog_selectors.card_detail(set_code=code, slug=slug, viewer=_user(request))
+    card = detail.card
+    try:
+        selectors.editable_card(code=code, slug=slug, actor=_user(request))
+        can_edit = True
+    except (PermissionDenied, Http404):
+        can_edit = False
+    return render(
+        request,
+        "authoring/card_history.html",
+        {"card": card, "entries": selectors.card_history(card=card), "can_edit": can_edit},
+    )
+
+
+@login_required
+@require_POST
+def card_revert(request: HttpRequest, code: str, slug: str, number: int) -> HttpResponse:
+    card = selectors.editable_card(code=code, slug=slug, actor=_user(request))
+    raw = request.POST.get("base_revision", "")
+    base = int(raw) if raw.isdigit() else card.revision
+    try:
+        saved = services.card_revert(
+            card=card, actor=_user(request), number=number, base_revision=base
+        )
+    except StaleRevisionError as exc:
+        messages.error(
+            request,
+            f"Not reverted: the card was saved again (now revision {exc.card.revision}) while "
+            "you were reading. Check the newest revision and try again.",
+        )
+        return redirect("authoring:card_history", code=code, slug=card.slug)
+    except CardDocumentError as exc:
+        messages.error(request, f"Not reverted: {exc}")
+        return redirect("authoring:card_history", code=code, slug=card.slug)
+    _after_save(saved)
+    messages.success(request, f"Reverted to revision {number}: saved as revision {saved.revision}.")
+    return redirect("catalog:card_detail", code=code, slug=saved.slug)
+
+
+@login_required
+@require_POST
+def card_delete(request: HttpRequest, code: str, slug: str) -> HttpResponse:
+    card = selectors.editable_card(code=code, slug=slug, actor=_user(request))
+    services.card_delete(card=card, actor=_user(request))
+    messages.success(request, f"{card.name!r} deleted. It stays in your trash.")
+    return redirect("catalog:set_detail", code=code)
+
+
+@login_required
+@require_POST
+def card_restore(request: HttpRequest, card_id: int) -> HttpResponse:
+    card = Card.everything.select_related("card_set").filter(pk=card_id).first()
+    if card is None or card.deleted_at is None:
+        raise Http404("No such deleted card")
+    selectors.editable_set(code=card.card_set.code, actor=_user(request))
+    try:
+        services.card_restore(card=card, actor=_user(request))
+    except CardDocumentError as exc:
+        messages.error(request, f"Not restored: {exc}")
+        return redirect("authoring:trash")
+    messages.success(request, f"{card.name!r} restored.")
+    return redirect("catalog:card_detail", code=card.card_set.code, slug=card.slug)

@@ -1,0 +1,84 @@
+"""A whole set as one YAML file in the fixtures format (fixtures/sets/*.yaml).
+
+The file is what `validator.engine.cards.parse_set` reads and what `authoring.transfer.set_import`
+imports: `language`, a `set:` mapping and a `cards:` list of card documents. Only live cards are
+written, each as its canonical dump (`dump_card`, keys in reading order), in the order they were
+added to the set. The output is a function of the stored documents and the site's version only
+(no clock), so exporting the same set twice gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import yaml
+
+from catalog.models import Card, CardSet
+from validator.engine.cards import LANGUAGE_VERSION, CardDocumentError, dump_card, parse_card
+
+SITE_NAME = "Munchkin card site"
+
+
+def _site_version() -> str:
+    try:
+        return version("cardsite")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        return "unknown"
+
+
+def _card_document(stored: Any) -> Any:
+    """A stored document in dump order. The database may not keep key order (PostgreSQL's
+    jsonb sorts keys), so the document is parsed and dumped again; a stored document that no
+    longer parses is written as it is, for the import to report."""
+    try:
+        return dump_card(parse_card(stored))
+    except CardDocumentError:
+        return stored
+
+
+def set_info(card_set: CardSet) -> dict[str, Any]:
+    """The `set:` mapping: the facts the fixtures format has, optional ones only when set."""
+    info: dict[str, Any] = {"code": card_set.code, "name": card_set.name}
+    if card_set.cards_in_box is not None:
+        info["cards_in_box"] = card_set.cards_in_box
+    info["official"] = bool(card_set.official)
+    if card_set.year is not None:
+        info["year"] = card_set.year
+    if card_set.description:
+        info["description"] = card_set.description
+    return info
+
+
+def set_yaml_text(card_set: CardSet) -> str:
+    """The set and its live cards as YAML text in the fixtures format."""
+    cards = Card.objects.filter(card_set=card_set).order_by("pk")
+    document = {
+        "language": LANGUAGE_VERSION,
+        "set": set_info(card_set),
+        "cards": [_card_document(card.document) for card in cards],
+    }
+    header = (
+        # Only the code (a slug) goes in the comment: a name could hold a line break.
+        f"# Set {card_set.code}, exported from the {SITE_NAME} {_site_version()} "
+        f"(effect language v{LANGUAGE_VERSION}).\n"
+    )
+    body = yaml.safe_dump(
+        document, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100
+    )
+    return header + body
+
+
+class SetYamlExporter:
+    """The exporter interface: render(...) -> (filename, content_type, bytes)."""
+
+    identifier = "set-yaml"
+    label = "Set file (YAML, fixtures format)"
+    content_type = "application/yaml"
+
+    def render(self, *, card_set: CardSet) -> tuple[str, str, bytes]:
+        return (
+            f"{card_set.code}.yaml",
+            self.content_type,
+            set_yaml_text(card_set).encode("utf-8"),
+        )
