@@ -243,3 +243,75 @@ def test_good_art_is_kept_and_shown(
     card = Card.objects.get()
     assert str(card.art.name).endswith(".png")
     assert card.art.url in as_alice.get(response["Location"]).content.decode()
+
+
+@pytest.mark.django_db
+def test_user_text_is_escaped_everywhere_it_shows(
+    as_alice: Client, alice: User, her_set: CardSet
+) -> None:
+    evil = "<script>alert(1)</script>"
+    her_set.description = evil
+    her_set.save()
+    card = card_create(
+        card_set=her_set,
+        actor=alice,
+        document=monster_document(
+            evil, notes=evil, encoding={"status": "text_only", "reason": evil}
+        ),
+    )
+    for url in (
+        f"/sets/{her_set.code}/",
+        f"/sets/{her_set.code}/{card.slug}/",
+        f"/sets/{her_set.code}/{card.slug}/history/",
+        f"/author/sets/{her_set.code}/cards/{card.slug}/",
+        f"/cards/?q={her_set.code}&view=list",
+        "/accounts/alice/",
+    ):
+        page = as_alice.get(url).content.decode()
+        assert evil not in page, url
+    page = as_alice.get(f"/sets/{her_set.code}/{card.slug}/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_saves_of_one_card_never_both_win() -> None:
+    """Two requests based on the same revision, at the same moment, on their own connections:
+    exactly one is saved, the other is refused, and both documents are kept."""
+    import threading
+
+    from django.db import connection, connections
+
+    from authoring.services import card_update
+    from catalog.services import StaleRevisionError
+
+    if connection.vendor == "sqlite":
+        pytest.skip("SQLite serialises writers itself; the race is exercised on PostgreSQL")
+    alice = User.objects.create_user("alice2")
+    card_set = set_create(owner=alice, code="race", name="Race")
+    card = card_create(card_set=card_set, actor=alice, document=monster_document(level=1))
+    barrier = threading.Barrier(2)
+    outcomes: dict[int, str] = {}
+
+    def save(level: int) -> None:
+        try:
+            barrier.wait()
+            mine = Card.objects.get(pk=card.pk)
+            card_update(
+                card=mine, actor=alice, document=monster_document(level=level), base_revision=1
+            )
+            outcomes[level] = "saved"
+        except StaleRevisionError:
+            outcomes[level] = "refused"
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=save, args=(level,)) for level in (5, 9)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes.values()) == ["refused", "saved"]
+    card.refresh_from_db()
+    winner = next(level for level, outcome in outcomes.items() if outcome == "saved")
+    assert (card.revision, card.level) == (2, winner)
+    assert CardRevision.objects.filter(card=card).count() == 2
