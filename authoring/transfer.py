@@ -14,16 +14,16 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from authoring.services import (
+from catalog.models import Card, CardSet, Visibility
+from catalog.permissions import can_edit_set
+from catalog.services import (
     MAX_CARDS_PER_SET,
     SetError,
     card_create,
+    card_slug,
     card_update,
     set_create,
 )
-from catalog.models import Card, CardSet, Visibility
-from catalog.permissions import can_edit_set
-from catalog.services import card_slug
 from validator.engine.cards import (
     CardBase,
     CardDocumentError,

@@ -12,10 +12,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from authoring import selectors, services
+from authoring import selectors
 from authoring.editor import STAT_FIELDS, EditorError, preview, split_document, typed_card
 from authoring.forms import CardForm, SetForm
 from catalog import selectors as catalog_selectors
+from catalog import services
 from catalog.models import Card, CardSet
 from catalog.services import StaleRevisionError
 from validator.engine.cards import CardDocumentError

@@ -13,13 +13,12 @@ from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_http_methods, require_safe
 
-from authoring.services import SetError
 from authoring.transfer import set_import as import_service
 from catalog import selectors
 from catalog.exports.set_yaml import SetYamlExporter
 from catalog.models import CardSet, Visibility
 from catalog.permissions import is_public
-from catalog.services import StaleRevisionError
+from catalog.services import SetError, StaleRevisionError
 from validator.engine.cards import CardDocumentError
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024

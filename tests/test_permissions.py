@@ -12,8 +12,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from authoring.editor import split_document
-from authoring.services import card_create, set_create
 from catalog.models import Card, CardSet
+from catalog.services import card_create, set_create
 from tests.factories import monster_document
 
 ROLES = ("anonymous", "owner", "other", "staff")

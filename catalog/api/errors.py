@@ -16,7 +16,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from authoring.services import SetError, StaleRevisionError
+from catalog.services import SetError, StaleRevisionError
 from validator.engine.cards import CardDocumentError
 from validator.engine.scenario import ScenarioError
 from validator.engine.state import RuleViolation

@@ -19,14 +19,6 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
-from authoring.services import (
-    card_create,
-    card_delete,
-    card_update,
-    set_create,
-    set_delete,
-    set_update,
-)
 from catalog import selectors
 from catalog.api.errors import ApiError, service_errors
 from catalog.api.serializers import (
@@ -42,6 +34,14 @@ from catalog.api.serializers import (
 )
 from catalog.api.throttles import ValidateThrottle, WriteThrottle
 from catalog.models import Card, CardSet
+from catalog.services import (
+    card_create,
+    card_delete,
+    card_update,
+    set_create,
+    set_delete,
+    set_update,
+)
 from validator.checks import check_card
 from validator.engine.cards import parse_card
 from validator.engine.scenario import ScenarioResult, parse_scenario, run_scenario

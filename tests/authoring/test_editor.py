@@ -10,8 +10,8 @@ from django.test import Client
 from PIL import Image
 
 from authoring.editor import merge_document, preview, split_document
-from authoring.services import card_create, set_create
 from catalog.models import Card, CardRevision, CardSet
+from catalog.services import card_create, set_create
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
 from validator.engine.cards import dump_card, parse_card
@@ -281,8 +281,7 @@ def test_two_concurrent_saves_of_one_card_never_both_win() -> None:
 
     from django.db import connection, connections
 
-    from authoring.services import card_update
-    from catalog.services import StaleRevisionError
+    from catalog.services import StaleRevisionError, card_update
 
     if connection.vendor == "sqlite":
         pytest.skip("SQLite serialises writers itself; the race is exercised on PostgreSQL")

@@ -24,8 +24,8 @@ from authoring.scenarios import (
     scenarios_run,
     scenarios_run_after_save,
 )
-from authoring.services import card_create, card_update, set_create
 from catalog.models import Card
+from catalog.services import card_create, card_update, set_create
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
 from validator.engine.cards import CardDocumentError

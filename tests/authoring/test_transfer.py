@@ -13,11 +13,17 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from authoring.services import SetError, card_create, card_delete, card_update, set_create
 from authoring.transfer import set_import
 from catalog.exports.set_yaml import SetYamlExporter
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
-from catalog.services import StaleRevisionError
+from catalog.services import (
+    SetError,
+    StaleRevisionError,
+    card_create,
+    card_delete,
+    card_update,
+    set_create,
+)
 from tests.conftest import CORE_SET, FIXTURE_SETS
 from tests.factories import monster_document
 from validator.engine.cards import (

@@ -8,9 +8,9 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from authoring.services import card_create, set_create
 from catalog.api.throttles import ValidateThrottle, WriteThrottle
 from catalog.models import Card, CardSet
+from catalog.services import card_create, set_create
 from tests.factories import monster_document
 from validator.models import CardCheck
 

@@ -10,10 +10,9 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from accounts.models import ApiToken, new_token_key, token_digest
-from authoring.services import card_create, set_create
 from catalog.api.throttles import WriteThrottle
 from catalog.models import Card, CardRevision, CardSet
-from catalog.services import card_write
+from catalog.services import card_create, card_write, set_create
 from tests.factories import monster_document
 from validator.engine.cards import parse_card
 

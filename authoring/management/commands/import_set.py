@@ -5,10 +5,9 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from authoring.services import SetError
 from authoring.transfer import set_import
 from catalog.models import CardSet, Visibility
-from catalog.services import StaleRevisionError
+from catalog.services import SetError, StaleRevisionError
 from validator.engine.cards import CardDocumentError
 
 
