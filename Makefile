@@ -48,8 +48,9 @@ catalog: setup ## load (or refresh) the catalog from fixtures/sets/
 check-catalog: setup ## validate every fixture without writing
 	$(PY) manage.py load_catalog --check
 
-schema: setup ## regenerate the JSON Schema of a card document
+schema: setup ## regenerate the JSON Schemas of a card document and a pack (and the pack docs)
 	$(PY) -m validator.engine.cards --write-schema
+	$(PY) -m validator.engine.pack --write-schema --write-docs
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
@@ -60,6 +61,7 @@ bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(PY) manage.py load_catalog
 	$(PY) manage.py bench_validation
 	$(PY) manage.py bench_search
+	$(PY) manage.py bench_pack
 
 scenarios: setup ## run every scenario in fixtures/scenarios/ (no database needed)
 	$(PY) -m validator.engine.scenario fixtures/scenarios

@@ -7,6 +7,7 @@ or the site refuses to start.
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -101,6 +102,8 @@ INSTALLED_APPS = [
     "catalog",
     "accounts",
     "authoring",
+    # The table of the database task backend (TASKS_BACKEND=database); harmless otherwise.
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -140,6 +143,23 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several threads write (the web server's, background tasks): WAL lets readers go on while
+    # one writes, IMMEDIATE takes the write lock at the start of a transaction (no deadlock on
+    # upgrade), and a writer waits up to `timeout` seconds for another instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
+    )
+    # Tests get a file too: an in-memory database shared between threads locks whole tables
+    # and fails at once where a file would wait.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"cardsite-test-{os.getpid()}.sqlite3")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -202,6 +222,24 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
 }
+
+# Background tasks (pack simulations), through django.tasks. TASKS_BACKEND picks where they run:
+# "thread" (the default): a small thread pool inside the web process, nothing else to run;
+# "database": queued as rows (django_tasks_db) and run by `python manage.py db_worker`, which
+# survives restarts and suits several web processes; "immediate": inline, during the request.
+_TASK_BACKENDS = {
+    "thread": "cardsite.tasks_backends.ThreadBackend",
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+_task_backend = env_str("TASKS_BACKEND", "thread") or "thread"
+if _task_backend not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(
+        f"TASKS_BACKEND={_task_backend!r} is not one of {', '.join(_TASK_BACKENDS)}."
+    )
+# Only the thread backend has options: how many tasks run at once in each process.
+_task_options = {"max_workers": env_int("TASKS_THREADS", 2)} if _task_backend == "thread" else {}
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "OPTIONS": _task_options}}
 
 # Where `load_catalog` reads when given no path.
 CATALOG_FIXTURES_DIR = BASE_DIR / "fixtures" / "sets"

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import Http404
 
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardSet, Pack
 from validator.checks import SUMMARY_KEYS, CardReport, coverage
-from validator.engine.cards import CardBase, parse_card
+from validator.engine.cards import CardBase, nearest_word, parse_card
 from validator.engine.scenario import CardLibrary
 from validator.engine.text import render_lines, slot_label
 from validator.models import CardCheck
@@ -191,17 +191,19 @@ def card_printings(*, card: Card, viewer: Viewer) -> list[Card]:
     )
 
 
-def card_search(*, query: str, viewer: Viewer) -> tuple[QuerySet[Card], list[str]]:
+def card_search(*, query: str, viewer: Viewer | None) -> tuple[QuerySet[Card], list[str]]:
     """Cards matching a query of the search language, ordered, with the query's warnings.
 
     The search covers the sets listed for the viewer, plus any unlisted set the query names
-    with `set:` (knowing its code is like having its link)."""
+    with `set:` (knowing its code is like having its link). A viewer of None is the site
+    itself (commands): every live set."""
     from catalog.search.compiler import compile_query
 
-    listed_ids = set(listed_sets(viewer=viewer).values_list("pk", flat=True))
+    visible = CardSet.objects.all() if viewer is None else visible_sets(viewer=viewer)
+    listed = CardSet.objects.all() if viewer is None else listed_sets(viewer=viewer)
+    listed_ids = set(listed.values_list("pk", flat=True))
     sets = {
-        code: (pk, official)
-        for pk, code, official in visible_sets(viewer=viewer).values_list("pk", "code", "official")
+        code: (pk, official) for pk, code, official in visible.values_list("pk", "code", "official")
     }
     compiled = compile_query(query, sets=sets)
     scope = sorted(listed_ids | set(compiled.named_sets))
@@ -420,3 +422,88 @@ def set_coverage(*, card_set: CardSet) -> dict[str, object]:
         ],
         "unchecked": sum(1 for c in cards if c.document_hash not in checks),
     }
+
+
+def packs_of(*, viewer: Viewer) -> QuerySet[Pack]:
+    """The packs a user built (packs are their builder's own)."""
+    if not viewer.is_authenticated:
+        return Pack.objects.none()
+    return Pack.objects.filter(owner_id=viewer.pk)
+
+
+def pack_get(*, pack_id: int, viewer: Viewer) -> Pack:
+    pack = packs_of(viewer=viewer).filter(pk=pack_id).first()
+    if pack is None:
+        raise Http404(f"No pack {pack_id}")
+    return pack
+
+
+def cards_by_reference(*, references: list[str], viewer: Viewer) -> tuple[list[int], list[str]]:
+    """Card ids for "Name@set-code" lines, and an error for each line that names no card."""
+    ids: list[int] = []
+    errors: list[str] = []
+    visible = visible_sets(viewer=viewer)
+    for number, line in enumerate(references, start=1):
+        name, _, code = line.strip().rpartition("@")
+        if not name or not code:
+            errors.append(f"line {number}: write Name@set-code, e.g. Net Troll@munchkin-core")
+            continue
+        card = Card.objects.filter(
+            card_set__in=visible, card_set__code=code.strip(), name__iexact=name.strip()
+        ).first()
+        if card is None:
+            errors.append(f"line {number}: no card {name.strip()!r} in a set {code.strip()!r}")
+        else:
+            ids.append(card.pk)
+    return ids, errors
+
+
+class PackBuildError(Exception):
+    """A pack that cannot be built as asked; nothing was written. Errors name their field."""
+
+    def __init__(self, errors: list[tuple[str, str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{path}: {message}" for path, message in errors))
+
+
+def pack_sets(*, actor: Viewer | None, set_codes: Sequence[str]) -> list[CardSet]:
+    """The sets a pack draws from, as the actor may see them (None: the site, every set)."""
+    if not set_codes:
+        raise PackBuildError([("sets", "choose at least one set")])
+    pool = CardSet.objects.all() if actor is None else visible_sets(viewer=actor)
+    found = {s.code: s for s in pool.filter(code__in=set_codes)}
+    known = list(pool.values_list("code", flat=True))
+    errors = []
+    for index, code in enumerate(set_codes):
+        if code not in found:
+            hint = nearest_word(code, known)
+            message = f"unknown set {code!r}" + (f"; did you mean {hint!r}?" if hint else "")
+            errors.append((f"sets[{index}]", message))
+    if errors:
+        raise PackBuildError(errors)
+    return [found[code] for code in dict.fromkeys(set_codes)]
+
+
+def pack_candidates(
+    *, actor: Viewer | None, set_codes: Sequence[str], query: str = "", include: Sequence[int] = ()
+) -> list[Card]:
+    """The cards a pack may hold before copies and exclusions: those of the sets, narrowed by
+    a search query (a query with warnings is refused, not half-applied), plus single cards."""
+    sets = pack_sets(actor=actor, set_codes=set_codes)
+    cards = Card.objects.select_related("card_set").filter(card_set__in=sets)
+    if query.strip():
+        matched, warnings = card_search(query=query, viewer=actor)
+        if warnings:
+            raise PackBuildError([("query", warning) for warning in warnings])
+        cards = cards.filter(pk__in=matched.values("pk"))
+    chosen = {c.pk: c for c in cards}
+    if include:
+        pool = Card.objects.all()
+        if actor is not None:
+            pool = pool.filter(card_set__in=visible_sets(viewer=actor))
+        extra = {c.pk: c for c in pool.select_related("card_set").filter(pk__in=include)}
+        missing = sorted(set(include) - set(extra))
+        if missing:
+            raise PackBuildError([("include", f"no card with id {i}") for i in missing])
+        chosen.update(extra)
+    return sorted(chosen.values(), key=lambda c: (c.card_set.code, c.name))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from catalog import views
+from catalog import urls_simulations, views
 
 app_name = "catalog"
 
@@ -10,6 +10,11 @@ urlpatterns = [
     path("cards/syntax/", views.search_help, name="search_help"),
     path("cards/random/", views.random_card, name="random_card"),
     path("faces/<int:card_id>/<str:digest>.png", views.card_face, name="card_face"),
+    path("packs/", views.pack_list, name="pack_list"),
+    path("packs/new/", views.pack_new, name="pack_new"),
+    path("packs/<int:pack_id>/", views.pack_detail, name="pack_detail"),
+    path("packs/<int:pack_id>/download.<str:fmt>", views.pack_download, name="pack_download"),
+    *urls_simulations.urlpatterns,
     path("sets/<slug:code>/", views.set_detail, name="set_detail"),
     path("sets/<slug:code>/<slug:slug>/", views.card_detail, name="card_detail"),
 ]

@@ -1,9 +1,16 @@
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from catalog import selectors
-from catalog.forms import SetFilterForm
+from catalog import selectors, services
+from catalog.exports.pack import PackExporter
+from catalog.forms import PackBuilderForm, SetFilterForm
 from catalog.permissions import can_edit_set, is_public
+from catalog.selectors import PackBuildError
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -106,3 +113,122 @@ def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
             "start_into": selectors.sets_editable_by(viewer=request.user),
         },
     )
+
+
+def _pack_overrides(data: Any) -> tuple[dict[int, int], list[int], list[str]]:
+    """Copies (`copies-<id>`) and left-out cards (`exclude`) from the preview table."""
+    copies: dict[int, int] = {}
+    errors: list[str] = []
+    for key, value in data.items():
+        if key.startswith("copies-") and key[7:].isdigit() and value != "":
+            if not str(value).isdigit() or int(value) > 99:
+                errors.append(f"copies of card {key[7:]}: a whole number from 0 to 99")
+            else:
+                copies[int(key[7:])] = int(value)
+    exclude = [int(v) for v in data.getlist("exclude") if str(v).isdigit()]
+    return copies, exclude, errors
+
+
+def pack_new(request: HttpRequest) -> HttpResponse:
+    """The pack builder. A preview (GET with `sets`, a permalink; or POST) shows the cards
+    and the blend report; POST with action=build builds and keeps the pack (logged-in users)
+    and opens its page."""
+    listed = selectors.listed_sets(viewer=request.user).order_by("-official", "year", "name")
+    choices = [(s.code, s.name) for s in listed]
+    posted = request.method == "POST"
+    data = request.POST if posted else (request.GET if "sets" in request.GET else None)
+    form = PackBuilderForm(data, set_choices=choices)
+    errors: list[str] = []
+    built = None
+    candidates: list[Any] = []
+    copies: dict[int, int] = {}
+    exclude: list[int] = []
+    if data is not None and form.is_valid():
+        references = [line for line in form.cleaned_data["add_cards"].splitlines() if line.strip()]
+        include, errors = selectors.cards_by_reference(references=references, viewer=request.user)
+        copies, exclude, copy_errors = _pack_overrides(data)
+        errors += copy_errors
+        if not errors:
+            options = {
+                "set_codes": form.cleaned_data["sets"],
+                "query": form.cleaned_data["query"],
+                "include": include,
+            }
+            try:
+                candidates = selectors.pack_candidates(actor=request.user, **options)
+                built = services.pack_build(
+                    actor=request.user,
+                    copies=copies,
+                    exclude=exclude,
+                    include_failing=form.cleaned_data["include_failing"],
+                    name=form.cleaned_data["name"],
+                    **options,
+                )
+            except PackBuildError as exc:
+                errors = [f"{path}: {message}" for path, message in exc.errors]
+        if posted and request.POST.get("action") == "build" and built is not None:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            pack = services.pack_create(actor=request.user, built=built)
+            messages.success(request, f"Pack {pack.name!r} built: {pack.card_count} cards.")
+            return redirect("catalog:pack_detail", pack_id=pack.pk)
+    rows = [
+        {
+            "card": card,
+            "copies": copies.get(card.pk, card.copies if card.copies is not None else 1),
+            "excluded": card.pk in exclude or copies.get(card.pk) == 0,
+        }
+        for card in candidates
+    ]
+    return render(
+        request,
+        "catalog/pack_new.html",
+        {"form": form, "errors": errors, "built": built, "rows": rows},
+        status=400 if errors or (data is not None and form.errors) else 200,
+    )
+
+
+@login_required
+def pack_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "catalog/pack_list.html", {"packs": selectors.packs_of(viewer=request.user)}
+    )
+
+
+@login_required
+def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
+    pack = selectors.pack_get(pack_id=pack_id, viewer=request.user)
+    report = pack.document.get("metadata", {}).get("report", {})
+    return render(
+        request,
+        "catalog/pack_detail.html",
+        {
+            "pack": pack,
+            "report": report,
+            "sets": pack.document.get("sets", []),
+            "simulations": pack.simulations.all()[:10],
+        },
+    )
+
+
+@login_required
+def pack_download(request: HttpRequest, pack_id: int, fmt: str) -> HttpResponse:
+    pack = selectors.pack_get(pack_id=pack_id, viewer=request.user)
+    if fmt == "tts":
+        from catalog.exports.tts import TabletopSimulatorExporter
+        from validator.engine.pack import parse_pack
+
+        filename, content_type, content = TabletopSimulatorExporter().render(
+            pack=parse_pack(pack.document)
+        )
+    elif fmt == "json":
+        filename, content_type, content = PackExporter().render(document=pack.document)
+    elif fmt == "yaml":
+        filename, content_type, content = PackExporter().render(
+            document=pack.document, format="yaml"
+        )
+    else:
+        raise Http404(f"No {fmt!r} download")
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -8,12 +8,12 @@ user; `validate` and `scenarios/run` are open to anyone and throttled too.
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
@@ -27,6 +27,8 @@ from catalog.api.serializers import (
     CardSetOutput,
     CardUpdateInput,
     ErrorOutput,
+    PackCreateInput,
+    PackOutput,
     ScenarioResultOutput,
     SetCreateInput,
     SetUpdateInput,
@@ -34,10 +36,13 @@ from catalog.api.serializers import (
 )
 from catalog.api.throttles import ValidateThrottle, WriteThrottle
 from catalog.models import Card, CardSet
+from catalog.selectors import PackBuildError
 from catalog.services import (
     card_create,
     card_delete,
     card_update,
+    pack_build,
+    pack_create,
     set_create,
     set_delete,
     set_update,
@@ -350,6 +355,58 @@ class ScenarioRun(EngineView):
                 "failures": result.failures,
             }
         )
+
+
+class PackList(WriteView):
+    @extend_schema(request=PackCreateInput, responses={201: PackOutput, **ERRORS})
+    def post(self, request: Request) -> Response:
+        """Build a pack from sets (narrowed by a query, single cards added or left out, copies
+        changed) and keep it under the requester's account. 201 with the pack, its blend
+        report and download links; 400 naming the field for an unknown set, a query with
+        warnings or an empty selection (nothing is kept then)."""
+        data = _input(PackCreateInput, request)
+        with service_errors():
+            try:
+                built = pack_build(
+                    actor=request.user,
+                    set_codes=data["sets"],
+                    query=data["query"],
+                    copies=data["copies"],
+                    include=data["include"],
+                    exclude=data["exclude"],
+                    include_failing=data["include_failing"],
+                    name=data["name"],
+                )
+            except PackBuildError as exc:
+                raise ApiError(400, "invalid", exc.errors) from exc
+            pack = pack_create(actor=request.user, built=built)
+        return Response(PackOutput(pack, context={"request": request}).data, status=201)
+
+
+class PackDetail(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: PackOutput, **ERRORS})
+    def get(self, request: Request, pack_id: int) -> Response:
+        """One of the requester's packs (packs belong to whoever built them)."""
+        try:
+            pack = selectors.pack_get(pack_id=pack_id, viewer=request.user)
+        except Http404 as exc:
+            raise NotFound(f"no pack {pack_id}") from exc
+        return Response(PackOutput(pack, context={"request": request}).data)
+
+
+class PackSchema(ApiView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request) -> HttpResponse:
+        """The pack format's JSON Schema, generated from the engine's definitions."""
+        from validator.engine.pack import SCHEMA_PATH
+
+        response = HttpResponse(SCHEMA_PATH.read_bytes(), content_type="application/schema+json")
+        response["Cache-Control"] = "public, max-age=3600"
+        return response
 
 
 class UnknownEndpoint(ApiView):

@@ -81,8 +81,16 @@ def test_a_pack_file_supplies_the_cards(tmp_path: Path) -> None:
         "treasures": 1,
         "encoding": {"status": "full"},
     }
+    from validator.engine.cards import parse_card
+    from validator.engine.pack import build_pack, pack_json
+
     pack = tmp_path / "pack.json"
-    pack.write_text(json.dumps({"sets": [{"code": "tiny", "cards": [ogre]}]}))
+    data = build_pack(
+        name="tiny",
+        sets=[({"code": "tiny", "name": "Tiny"}, [parse_card(ogre)])],
+        decks={"door": [("tiny", "Pack Ogre", 1)]},
+    )
+    pack.write_bytes(pack_json(data))
     path = tmp_path / "s.yaml"
     path.write_text(
         "name: from a pack\npack: pack.json\nplayers: [{name: A, level: 2}]\n"

@@ -310,6 +310,7 @@ def check(game: Game) -> None:
 def _fight(game: Game, stats: Stats) -> None:
     combat = game.combat
     assert combat is not None
+    met = {id(monster) for monster in combat.monsters}
     for monster in combat.monsters:
         stats.fought[monster.monster.name] += 1
     fighter = combat.fighter
@@ -327,6 +328,11 @@ def _fight(game: Game, stats: Stats) -> None:
         _boost(game, combat, fighter)
     if game.combat is not combat:
         return
+    # Monsters that joined the fight (Wandering Monster, Mate) were fought too: a monster is
+    # never beaten more often than fought.
+    for monster in combat.monsters:
+        if id(monster) not in met:
+            stats.fought[monster.monster.name] += 1
     names = [m.monster.name for m in combat.monsters]
     outcome = resolve(game)
     if outcome == "won":
@@ -507,17 +513,28 @@ def _beatable_monster(game: Game, player: Player) -> CardInstance | None:
 
 @dataclass
 class Stats:
+    """What a run of games measured. `turns` holds each game's length in turns (every player's
+    turn counts one); `levels_per_turn` counts turns by the levels their player gained in them
+    (negative when a turn cost levels), the histogram behind a pack's pace."""
+
     games: int = 0
+    players: int = 0
     turns: list[int] = field(default_factory=list)
     wins_by_seat: Counter[int] = field(default_factory=Counter)
     fought: Counter[str] = field(default_factory=Counter)
     beaten: Counter[str] = field(default_factory=Counter)
+    levels_per_turn: Counter[int] = field(default_factory=Counter)
     unfinished: int = 0
     invariant_violations: int = 0
     violations: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
+        """The report: JSON types only, keys in a fixed order (histogram keys are strings of
+        whole numbers, in numeric order)."""
+        lengths = Counter(self.turns)
+        turns_played = sum(self.levels_per_turn.values())
+        levels_gained = sum(k * n for k, n in self.levels_per_turn.items())
         return {
             "games": self.games,
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
@@ -530,6 +547,12 @@ class Stats:
                 for name in sorted(self.fought)
             },
             "violations": self.violations[:20],
+            "players": self.players,
+            "game_lengths": {str(k): lengths[k] for k in sorted(lengths)},
+            "levels_per_turn": {
+                str(k): self.levels_per_turn[k] for k in sorted(self.levels_per_turn)
+            },
+            "mean_levels_per_turn": round(levels_gained / turns_played, 3) if turns_played else 0,
         }
 
 
@@ -537,8 +560,12 @@ def play_game(game: Game, stats: Stats, max_turns: int = MAX_TURNS) -> None:
     """Play one game to a winner (or the turn limit), checking invariants after every move."""
     turn.begin_turn(game)
     check(game)
+    levels_per_turn = stats.levels_per_turn
     while game.winner is None and game.turn_number <= max_turns:
+        player = game.active_player
+        before = player.level
         play_turn(game, stats)
+        levels_per_turn[player.level - before] += 1
     stats.games += 1
     stats.turns.append(game.turn_number)
     if game.winner is None:
@@ -562,7 +589,7 @@ def simulate(
     With check_every_move (the default) the invariants are checked after every move; without,
     only at the end of each game (the engine's own speed, as a pack's user would run it).
     """
-    stats = Stats()
+    stats = Stats(players=players)
     start = time.perf_counter()
     for index in range(games):
         game = build_game(cards, players=players, seed=seed * 1_000_003 + index, options=options)

@@ -353,15 +353,13 @@ def library_from_set_files(codes: Sequence[str], directory: Path = DEFAULT_SET_D
 
 
 def library_from_pack(path: Path) -> CardLibrary:
-    """Cards from a pack file: `{"sets": [{"code", "cards": [...]}]}` or `{"cards": [...]}`."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    library = CardLibrary()
-    sets = data.get("sets") or [{"code": data.get("code", "pack"), "cards": data.get("cards", [])}]
-    for entry in sets:
-        code = entry.get("code") or entry.get("set", {}).get("code", "pack")
-        for index, document in enumerate(entry.get("cards", [])):
-            library.add(code, parse_card(document, source=f"{path} cards[{index}]"))
-    return library
+    """Every card of a pack file (docs/pack-format.md) under its set code.
+
+    The pack is checked as `load_pack` checks it; a bad one raises `pack.PackError` (a
+    CardDocumentError) naming the file, path and line."""
+    from validator.engine.pack import load_pack  # pack.py imports this module
+
+    return load_pack(path).library()
 
 
 # --------------------------------------------------------------------------------------------

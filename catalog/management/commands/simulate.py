@@ -1,23 +1,38 @@
 import json
 import sys
+from pathlib import Path
 from typing import Any, Never
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from catalog.selectors import catalog_card_library
+from validator.engine.cards import CardBase
 from validator.engine.game import simulate
+from validator.engine.pack import PackError, load_pack
 from validator.engine.state import Options
+
+DEFAULT_SETS = "munchkin-core"
 
 
 class Command(BaseCommand):
     help = (
-        "Play seeded whole games between bots with the catalog's cards, checking the engine's "
-        "invariants after every move, and print statistics. The same seed prints the same games."
+        "Play seeded whole games between bots with the catalog's cards (or a pack file's), "
+        "checking the engine's invariants after every move, and print statistics. The same "
+        "seed prints the same games."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--sets", default="munchkin-core", help="comma-separated set codes")
+        source = parser.add_mutually_exclusive_group()
+        source.add_argument(
+            "--sets", help=f"comma-separated set codes of the catalog (default: {DEFAULT_SETS})"
+        )
+        source.add_argument(
+            "--pack",
+            type=Path,
+            metavar="FILE",
+            help="a pack file (JSON, or YAML ending in .yaml/.yml): play with its deck lists",
+        )
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=1)
@@ -27,17 +42,31 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        codes = [c.strip() for c in options["sets"].split(",") if c.strip()]
-        library = catalog_card_library(set_codes=codes)
-        missing = [c for c in codes if c not in library.sets]
-        if missing:
-            raise CommandError(
-                f"no cards for set(s) {', '.join(missing)}: run `python manage.py load_catalog`"
-            )
         if not 2 <= options["players"] <= 6:
             raise CommandError("--players must be between 2 and 6")
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
+        source: dict[str, Any]
+        cards: list[tuple[str, CardBase]]
+        if options["pack"] is not None:
+            try:
+                pack = load_pack(options["pack"])
+            except PackError as exc:
+                raise CommandError(
+                    "the pack file does not load:\n  " + "\n  ".join(exc.lines())
+                ) from exc
+            cards = pack.game_cards()
+            source = {"pack": pack.name, "sets": [s.code for s in pack.sets]}
+        else:
+            codes = [c.strip() for c in (options["sets"] or DEFAULT_SETS).split(",") if c.strip()]
+            library = catalog_card_library(set_codes=codes)
+            missing = [c for c in codes if c not in library.sets]
+            if missing:
+                raise CommandError(
+                    f"no cards for set(s) {', '.join(missing)}: run `python manage.py load_catalog`"
+                )
+            cards = list(library.cards())
+            source = {"sets": codes}
         progress: tqdm[Never] = tqdm(
             total=options["games"],
             unit="game",
@@ -49,7 +78,7 @@ class Command(BaseCommand):
             progress.update(1)
 
         stats = simulate(
-            list(library.cards()),
+            cards,
             players=options["players"],
             games=options["games"],
             seed=options["seed"],
@@ -58,7 +87,7 @@ class Command(BaseCommand):
         )
         progress.close()
         report = stats.as_json()
-        report["sets"] = codes
+        report.update(source)
         report["seed"] = options["seed"]
         report["players"] = options["players"]
         if options["json"]:
@@ -70,19 +99,32 @@ class Command(BaseCommand):
 
     def _print(self, report: dict[str, Any]) -> None:
         write = self.stdout.write
-        write(
-            f"{report['games']} games of {report['players']} players, sets "
-            f"{', '.join(report['sets'])}, seed {report['seed']}"
+        source = (
+            f"pack {report['pack']!r} (sets {', '.join(report['sets'])})"
+            if "pack" in report
+            else f"sets {', '.join(report['sets'])}"
         )
+        games, players, seed = report["games"], report["players"], report["seed"]
+        write(f"{games} games of {players} players, {source}, seed {seed}")
         write(f"  games per second:     {report['games_per_second']}")
         write(f"  mean turns per game:  {report['mean_turns']}")
+        lengths = [int(k) for k, n in report["game_lengths"].items() for _ in range(n)]
+        if lengths:
+            write(
+                f"  turns per game:       shortest {lengths[0]}, median "
+                f"{lengths[len(lengths) // 2]}, longest {lengths[-1]}"
+            )
         write(f"  unfinished games:     {report['unfinished_games']}")
         write(f"  invariant violations: {report['invariant_violations']}")
         wins = ", ".join(f"seat {k}: {v}" for k, v in report["wins_by_seat"].items())
         write(f"  wins by seat:         {wins}")
+        write(f"  mean levels per turn: {report['mean_levels_per_turn']}")
+        per_turn = ", ".join(f"{int(k):+d}: {v}" for k, v in report["levels_per_turn"].items())
+        write(f"  turns by levels gained: {per_turn}")
         write("  monsters (fought / beaten):")
         monsters = sorted(report["monsters"].items(), key=lambda kv: -kv[1]["fought"])
         for name, counts in monsters:
             write(f"    {name:<40} {counts['fought']:>6} / {counts['beaten']:<6}")
         for violation in report["violations"]:
             write(f"  ! {violation}")
+        write(f"{report['invariant_violations']} invariant violations")
