@@ -582,10 +582,9 @@ def pack_build(
     unless `include_failing`; cards never checked are checked first. Any problem (an unknown
     set, a query with warnings, an empty selection) raises PackBuildError; nothing is written
     except validation reports."""
-    from validator.engine.pack import build_pack
-
     from catalog.blend import PackCard, blend_report
     from validator.checks import check_version
+    from validator.engine.pack import build_pack
     from validator.models import CardCheck
     from validator.services import cards_validate
 
