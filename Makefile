@@ -32,8 +32,8 @@ browser: ## Debian's chromium for the browser tests (installed when missing and 
 	@scripts/ensure-chromium
 
 lint: setup
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/ruff check --no-cache .
+	$(BIN)/ruff format --no-cache --check .
 
 typecheck: setup
 	$(BIN)/mypy .
@@ -62,6 +62,7 @@ bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(PY) manage.py bench_validation
 	$(PY) manage.py bench_search
 	$(PY) manage.py bench_pack
+	$(PY) manage.py bench_proxies
 
 scenarios: setup ## run every scenario in fixtures/scenarios/ (no database needed)
 	$(PY) -m validator.engine.scenario fixtures/scenarios

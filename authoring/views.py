@@ -26,18 +26,19 @@ def _user(request: HttpRequest) -> Any:
     return request.user
 
 
+def _set_fields(form: SetForm) -> dict[str, Any]:
+    return {
+        key: form.cleaned_data[key] for key in ("name", "visibility", "description", "cards_in_box")
+    }
+
+
 @login_required
 def set_create(request: HttpRequest) -> HttpResponse:
     form = SetForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             card_set = services.set_create(
-                owner=_user(request),
-                code=form.cleaned_data["code"],
-                name=form.cleaned_data["name"],
-                visibility=form.cleaned_data["visibility"],
-                description=form.cleaned_data["description"],
-                cards_in_box=form.cleaned_data["cards_in_box"],
+                owner=_user(request), code=form.cleaned_data["code"], **_set_fields(form)
             )
         except services.SetError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
@@ -58,10 +59,7 @@ def set_edit(request: HttpRequest, code: str) -> HttpResponse:
             services.set_update(
                 card_set=CardSet.objects.get(pk=card_set.pk),
                 actor=_user(request),
-                name=form.cleaned_data["name"],
-                visibility=form.cleaned_data["visibility"],
-                description=form.cleaned_data["description"],
-                cards_in_box=form.cleaned_data["cards_in_box"],
+                **_set_fields(form),
             )
         except services.SetError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)

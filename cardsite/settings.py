@@ -241,6 +241,20 @@ if _task_backend not in _TASK_BACKENDS:
 _task_options = {"max_workers": env_int("TASKS_THREADS", 2)} if _task_backend == "thread" else {}
 TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "OPTIONS": _task_options}}
 
+# "default" is Django's own default (a per-process memory cache), written out so that a second
+# cache can sit beside it. "faces": the 300-DPI card faces of the proxy sheets, as JPEG, keyed
+# by document hash and renderer version; on disk so that they outlive the process (a warm
+# `print_proxies` run renders nothing).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "faces": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(env_path("FACE_CACHE_DIR", BASE_DIR / ".cache" / "faces")),
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
+}
+
 # Where `load_catalog` reads when given no path.
 CATALOG_FIXTURES_DIR = BASE_DIR / "fixtures" / "sets"
 

@@ -251,3 +251,28 @@ class PackSimulation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.games} games of {self.pack} ({self.status})"
+
+
+class ProxyJob(models.Model):
+    """A proxy PDF made in the background (large selections), kept on the media storage."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    selection = models.JSONField(default=dict)  # sets / pack / query / cards
+    options = models.JSONField(default=dict)  # the ProxyOptions fields
+    status = models.CharField(
+        max_length=10, choices=SimulationStatus.choices, default=SimulationStatus.QUEUED
+    )
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    pdf = models.FileField(upload_to="proxies/", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"proxy job {self.pk} ({self.status})"

@@ -4,11 +4,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 
 from catalog import selectors, services
 from catalog.exports.pack import PackExporter
-from catalog.forms import PackBuilderForm, SetFilterForm
+from catalog.exports.proxies import ProxyError, ProxySheetExporter, render_preview
+from catalog.forms import PackBuilderForm, ProxyForm, SetFilterForm
+from catalog.models import ProxyJob
 from catalog.permissions import can_edit_set, is_public
 from catalog.selectors import PackBuildError
 
@@ -232,3 +234,109 @@ def pack_download(request: HttpRequest, pack_id: int, fmt: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _proxy_form(request: HttpRequest, data: Any) -> ProxyForm:
+    listed = selectors.listed_sets(viewer=request.user).order_by("-official", "year", "name")
+    packs = [(p.pk, p.name) for p in selectors.packs_of(viewer=request.user)[:50]]
+    return ProxyForm(data, set_choices=[(s.code, s.name) for s in listed], pack_choices=packs)
+
+
+def _proxy_request(request: HttpRequest, form: ProxyForm) -> tuple[Any, Any, list[str]]:
+    """(selection, options, errors) from a bound form."""
+    if not form.is_valid():
+        errors = [f"{name}: {' '.join(str(m) for m in e)}" for name, e in form.errors.items()]
+        return None, None, errors
+    try:
+        return form.selection(), form.options(), []
+    except ProxyError as exc:
+        return None, None, [str(exc)]
+
+
+def proxies(request: HttpRequest) -> HttpResponse:
+    """Printable proxies: the options, a live preview of the first sheet, and the PDF —
+    at once for small selections, or as a background job with progress for large ones."""
+    from catalog import proxy_jobs
+
+    data = request.POST if request.method == "POST" else (request.GET or None)
+    form = _proxy_form(request, data)
+    errors: list[str] = []
+    if request.method == "POST":
+        selection, options, errors = _proxy_request(request, form)
+        if not errors:
+            try:
+                cards = proxy_jobs.proxy_cards(selection=selection, viewer=request.user)
+                if sum(c.copies for c in cards) <= proxy_jobs.SYNC_COPIES:
+                    filename, content_type, content = ProxySheetExporter().render(
+                        cards=cards, options=options
+                    )
+                    response = HttpResponse(content, content_type=content_type)
+                    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+                    return response
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                job = proxy_jobs.proxy_job_start(
+                    selection=selection, options=options, actor=request.user
+                )
+                return redirect("catalog:proxy_job", job_id=job.pk)
+            except ProxyError as exc:
+                errors = [str(exc)]
+            except Http404 as exc:
+                errors = [str(exc)]
+    preview_query = (request.POST if request.method == "POST" else request.GET).urlencode()
+    return render(
+        request,
+        "catalog/proxies.html",
+        {"form": form, "errors": errors, "preview_query": preview_query},
+        status=400 if errors else 200,
+    )
+
+
+def proxy_preview(request: HttpRequest) -> HttpResponse:
+    """The first sheet as PNG, drawn from the same layout as the PDF; a problem is drawn as
+    text in its place, so the page's preview always says something."""
+    from catalog import proxy_jobs
+
+    form = _proxy_form(request, request.GET)
+    selection, options, errors = _proxy_request(request, form)
+    png = None
+    if not errors:
+        try:
+            cards = proxy_jobs.proxy_cards(selection=selection, viewer=request.user)
+            png = render_preview(cards=cards, options=options)
+        except (ProxyError, Http404) as exc:
+            errors = [str(exc)]
+    if png is None:
+        png = message_png(errors)
+    response = HttpResponse(png, content_type="image/png", status=200 if not errors else 400)
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
+@login_required
+def proxy_job(request: HttpRequest, job_id: int) -> HttpResponse:
+    job = get_object_or_404(ProxyJob, pk=job_id, owner=request.user)
+    return render(request, "catalog/proxy_job.html", {"job": job})
+
+
+@login_required
+def proxy_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
+    job = get_object_or_404(ProxyJob, pk=job_id, owner=request.user, status="done")
+    response = HttpResponse(job.pdf.read(), content_type="application/pdf")
+    response["Content-Disposition"] = 'attachment; filename="proxies.pdf"'
+    return response
+
+
+def message_png(lines: list[str]) -> bytes:
+    """A small picture of a message, for an image slot that cannot show what was asked."""
+    import io
+    import textwrap
+
+    from PIL import Image, ImageDraw
+
+    text = "\n".join(textwrap.fill(line, 60) for line in lines) or "Nothing to show"
+    image = Image.new("RGB", (520, 40 + 16 * text.count("\n")), "#fff6f5")
+    ImageDraw.Draw(image).multiline_text((12, 12), text, fill="#8b1e1e")
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()

@@ -12,6 +12,7 @@ urlpatterns = [
     path("cards/<int:card_id>/", views.CardDetail.as_view(), name="card_detail"),
     path("validate/", views.Validate.as_view(), name="validate"),
     path("scenarios/run/", views.ScenarioRun.as_view(), name="scenario_run"),
+    path("proxies/", views.ProxySheets.as_view(), name="proxies"),
     path("packs/", views.PackList.as_view(), name="pack_list"),
     path("packs/<int:pack_id>/", views.PackDetail.as_view(), name="pack_detail"),
     path("schema/pack.json", views.PackSchema.as_view(), name="pack_schema"),

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import random
 import statistics
-import tempfile
 import time
 import tracemalloc
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import connection
 
 from catalog.exports.pack import PackExporter
 from catalog.management.commands.bench_search import generate
+from catalog.management.scratch import scratch_database
 from catalog.models import Card, CardSet
 from catalog.selectors import catalog_cards
 from catalog.services import catalog_load, default_fixture_paths, pack_build
@@ -37,16 +35,8 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=5)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        with tempfile.TemporaryDirectory(prefix="bench-pack-") as scratch:
-            if connection.vendor == "sqlite":
-                connection.settings_dict["TEST"]["NAME"] = str(Path(scratch) / "bench.sqlite3")
-            old_name = connection.creation.create_test_db(
-                verbosity=0, autoclobber=True, serialize=False
-            )
-            try:
-                self.run(options["cards"], options["rounds"])
-            finally:
-                connection.creation.destroy_test_db(old_name, verbosity=0)
+        with scratch_database():
+            self.run(options["cards"], options["rounds"])
 
     def run(self, cards: int, rounds: int) -> None:
         catalog_load(paths=default_fixture_paths(settings.BASE_DIR / "fixtures" / "sets"))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import random
 import statistics
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from django.db import connection, transaction
 from django.test import Client, override_settings
 from tqdm import tqdm
 
+from catalog.management.scratch import scratch_database
 from catalog.models import Card, CardFacet, CardSet, CardTag
 from catalog.selectors import catalog_cards
 from catalog.services import card_slug, catalog_load, default_fixture_paths
@@ -148,17 +148,8 @@ class Command(BaseCommand):
         keep = options["database_file"]
         if keep and connection.vendor != "sqlite":
             raise CommandError("--database-file is for SQLite (PostgreSQL uses test_<name>)")
-        with tempfile.TemporaryDirectory(prefix="bench-search-") as scratch:
-            if connection.vendor == "sqlite":
-                path = Path(keep).resolve() if keep else Path(scratch) / "bench.sqlite3"
-                connection.settings_dict["TEST"]["NAME"] = str(path)
-            old_name = connection.creation.create_test_db(
-                verbosity=0, autoclobber=True, serialize=False, keepdb=bool(keep)
-            )
-            try:
-                self.run(options)
-            finally:
-                connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=bool(keep))
+        with scratch_database(Path(keep) if keep else None):
+            self.run(options)
 
     def run(self, options: dict[str, Any]) -> None:
         if Card.objects.filter(card_set__official=False).count() == options["cards"]:
@@ -290,30 +281,17 @@ def _variant(template: Card, name: str, card_set: CardSet, rng: random.Random) -
             numbers[field] = document[field] = rng.randint(low, high)
     if template.gold is not None:
         numbers["gold"] = document["gold"] = rng.randrange(0, 1100, 100)
-    columns: dict[str, Any] = {
-        field: getattr(template, field)
-        for field in (
-            "language_version",
-            "deck",
-            "kind",
-            "copies",
-            "level",
-            "treasures",
-            "levels_gained",
-            "bonus",
-            "gold",
-            "slot",
-            "big",
-            "tags",
-            "encoding",
-        )
+    # Every indexed column as the template has it, then the ones this variant changes.
+    columns = {
+        f.attname: getattr(template, f.attname)
+        for f in Card._meta.concrete_fields
+        if not f.primary_key and f.attname not in ("card_set_id", "created_at", "updated_at")
     }
-    return Card(
-        **(columns | numbers),
-        card_set=card_set,
-        name=name,
-        slug=card_slug(name),
-        document=document,
-        document_hash=document_hash(document),
-        text=f"{template.text} {rng.choice(FLAVOUR).strip('.')}.".strip(),
-    )
+    changed = {
+        "name": name,
+        "slug": card_slug(name),
+        "document": document,
+        "document_hash": document_hash(document),
+        "text": f"{template.text} {rng.choice(FLAVOUR).strip('.')}.".strip(),
+    }
+    return Card(**(columns | numbers | changed), card_set=card_set)
