@@ -324,3 +324,25 @@ class PackOutput(serializers.ModelSerializer[Pack]):
 
     def get_report(self, obj: Pack) -> dict[str, Any]:
         return dict(obj.document.get("metadata", {}).get("report", {}))
+
+
+def list_output(name: str, item: serializers.BaseSerializer[Any]) -> Any:
+    """The list object of api.md (one page of results and how to get the next), for the
+    schema. Built inline: a declared field called `data` would hide Serializer.data."""
+    from drf_spectacular.utils import inline_serializer
+
+    return inline_serializer(
+        name=name,
+        fields={
+            "object": serializers.CharField(help_text='always "list"'),
+            "total": serializers.IntegerField(),
+            "has_more": serializers.BooleanField(),
+            "next_page": serializers.URLField(allow_null=True),
+            "data": item,
+            "warnings": serializers.ListField(child=serializers.CharField()),
+        },
+    )
+
+
+CardListOutput = list_output("CardList", CardOutput(many=True))
+CardSetListOutput = list_output("CardSetList", CardSetOutput(many=True))

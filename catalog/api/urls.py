@@ -18,5 +18,5 @@ urlpatterns = [
     path("schema/pack.json", views.PackSchema.as_view(), name="pack_schema"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
-    re_path(r"^(?P<rest>.*)$", views.UnknownEndpoint.as_view(), name="unknown"),
+    re_path(r"^(?P<rest>[\s\S]*)$", views.UnknownEndpoint.as_view(), name="unknown"),
 ]

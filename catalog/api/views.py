@@ -23,7 +23,9 @@ from catalog import selectors
 from catalog.api.errors import ApiError, service_errors
 from catalog.api.serializers import (
     CardCreateInput,
+    CardListOutput,
     CardOutput,
+    CardSetListOutput,
     CardSetOutput,
     CardUpdateInput,
     ErrorOutput,
@@ -147,7 +149,7 @@ class WriteView(ApiView):
 
 
 class SetList(WriteView):
-    @extend_schema(responses=CardSetOutput(many=True))
+    @extend_schema(operation_id="sets_list", responses=CardSetListOutput)
     def get(self, request: Request) -> Response:
         """The sets listed for the requester: official and public sets, and their own."""
         sets = list(selectors.set_list(viewer=request.user))
@@ -198,7 +200,8 @@ class CardList(WriteView):
             OpenApiParameter("q", str, description="a query in the search language"),
             OpenApiParameter("page", int),
         ],
-        responses=CardOutput(many=True),
+        operation_id="cards_list",
+        responses=CardListOutput,
     )
     def get(self, request: Request) -> Response:
         """Cards matching `q` (the search language), a page of 60 at a time."""
@@ -469,3 +472,5 @@ class UnknownEndpoint(ApiView):
     @extend_schema(exclude=True)
     def get(self, request: Request, rest: str = "") -> Response:
         raise NotFound(f"no API endpoint at {request.path}")
+
+    post = put = patch = delete = get  # whatever the method: no endpoint here is a 404

@@ -1,0 +1,198 @@
+"""`backup --output FILE`: the whole site's own data in one JSON file, for `restore`.
+
+The file holds the users (with their password hashes as stored), every set (official and
+custom, deleted ones too), every card with its revisions, the card scenarios and the packs.
+It does not hold API tokens (users make new ones), sessions, simulations, proxy jobs, the
+validation cache (rebuilt on demand) or the art files themselves (only their names: back up
+the MEDIA_ROOT folder beside this file). A name ending in `.gz` is written gzip-compressed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+from django.utils import timezone
+
+from authoring.models import CardScenario
+from catalog.models import Card, CardRevision, CardSet, Pack
+
+FORMAT = "munchkin-cardsite-backup"
+VERSION = 1
+# The lists of a backup, in the order they are restored; the header counts each one.
+SECTIONS = ("users", "sets", "cards", "revisions", "scenarios", "packs")
+
+
+def stamp(value: datetime | None) -> str | None:
+    """A timestamp as ISO 8601 text (None stays None)."""
+    return value.isoformat() if value is not None else None
+
+
+def _username(user: User | None) -> str | None:
+    return user.username if user is not None else None
+
+
+def backup_data() -> dict[str, Any]:
+    """Everything a backup holds, read in one transaction, as JSON-ready values."""
+    with transaction.atomic():
+        users = [
+            {
+                "id": u.pk,
+                "username": u.username,
+                "password": u.password,  # the hash exactly as Django stored it
+                "email": u.email,
+                "first_name": u.first_name,
+                "last_name": u.last_name,
+                "is_staff": u.is_staff,
+                "is_superuser": u.is_superuser,
+                "is_active": u.is_active,
+                "date_joined": stamp(u.date_joined),
+                "last_login": stamp(u.last_login),
+            }
+            for u in User.objects.order_by("pk")
+        ]
+        sets = [
+            {
+                "code": s.code,
+                "name": s.name,
+                "cards_in_box": s.cards_in_box,
+                "official": s.official,
+                "year": s.year,
+                "description": s.description,
+                "owner": _username(s.owner),
+                "visibility": s.visibility,
+                "deleted_at": stamp(s.deleted_at),
+                "created_at": stamp(s.created_at),
+                "updated_at": stamp(s.updated_at),
+            }
+            for s in CardSet.everything.select_related("owner").order_by("pk")
+        ]
+        cards = [
+            {
+                "id": c.pk,  # links revisions and scenarios; a restore gives new ids
+                "set": c.card_set.code,
+                "name": c.name,
+                "slug": c.slug,
+                "document": c.document,
+                "document_hash": c.document_hash,
+                "language_version": c.language_version,
+                "deck": c.deck,
+                "kind": c.kind,
+                "copies": c.copies,
+                "level": c.level,
+                "treasures": c.treasures,
+                "levels_gained": c.levels_gained,
+                "bonus": c.bonus,
+                "gold": c.gold,
+                "slot": c.slot,
+                "big": c.big,
+                "tags": c.tags,
+                "encoding": c.encoding,
+                "text": c.text,
+                "revision": c.revision,
+                "art": c.art.name or "",  # the file's name on the media storage only
+                "deleted_at": stamp(c.deleted_at),
+                "created_at": stamp(c.created_at),
+                "updated_at": stamp(c.updated_at),
+            }
+            for c in Card.everything.select_related("card_set").order_by("pk")
+        ]
+        revisions = [
+            {
+                "card": r.card_id,
+                "number": r.number,
+                "document": r.document,
+                "document_hash": r.document_hash,
+                "changed_by": _username(r.changed_by),
+                "changed_at": stamp(r.changed_at),
+                "source": r.source,
+            }
+            for r in CardRevision.objects.select_related("changed_by").order_by("card_id", "number")
+        ]
+        scenarios = [
+            {
+                "card": s.card_id,
+                "name": s.name,
+                "text": s.text,
+                "created_by": _username(s.created_by),
+                "created_at": stamp(s.created_at),
+                "updated_at": stamp(s.updated_at),
+                "last_status": s.last_status,
+                "last_messages": s.last_messages,
+                "last_values": s.last_values,
+                "last_run_at": stamp(s.last_run_at),
+                "last_card_revision": s.last_card_revision,
+            }
+            for s in CardScenario.objects.select_related("created_by").order_by("pk")
+        ]
+        packs = [
+            {
+                "owner": _username(p.owner),
+                "name": p.name,
+                "selection": p.selection,
+                "document": p.document,
+                "sha256": p.sha256,
+                "card_count": p.card_count,
+                "door_copies": p.door_copies,
+                "treasure_copies": p.treasure_copies,
+                "created_at": stamp(p.created_at),
+            }
+            for p in Pack.objects.select_related("owner").order_by("pk")
+        ]
+    body: dict[str, list[dict[str, Any]]] = {
+        "users": users,
+        "sets": sets,
+        "cards": cards,
+        "revisions": revisions,
+        "scenarios": scenarios,
+        "packs": packs,
+    }
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "created_at": stamp(timezone.now()),
+        "counts": {name: len(body[name]) for name in SECTIONS},
+        **body,
+    }
+
+
+def write_backup(data: dict[str, Any], path: Path) -> None:
+    """Write to `<path>.partial` and rename it into place, so a half-written file never
+    carries the real name; gzip when the name ends in `.gz`."""
+    partial = path.with_name(path.name + ".partial")
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+    try:
+        if path.name.endswith(".gz"):
+            with gzip.open(partial, "wt", encoding="utf-8") as gz:
+                gz.write(text)
+        else:
+            partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+class Command(BaseCommand):
+    help = (
+        "Write every user, set (official and custom), card, revision, scenario and pack to one "
+        "JSON file (gzip when it ends in .gz), for `restore`. API tokens and art files are not "
+        "in it: back up MEDIA_ROOT beside it."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--output", required=True, type=Path, help="the file to write")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: Path = options["output"]
+        if not path.parent.is_dir():
+            raise CommandError(f"{path.parent} is not a folder")
+        data = backup_data()
+        write_backup(data, path)
+        counts = ", ".join(f"{n} {name}" for name, n in data["counts"].items())
+        self.stdout.write(f"wrote {path}: {counts}")

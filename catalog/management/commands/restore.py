@@ -1,0 +1,288 @@
+"""`restore FILE`: put a `backup` file back into an empty database, in one transaction.
+
+The file's format and version are checked and every section read before anything is written;
+any error writes nothing. Users come back with the same usernames, password hashes and flags,
+sets and cards with the same codes, documents, revision numbers and timestamps (database ids
+are new), and the search rows (tags and facets) are rebuilt by the catalog's own indexing.
+There is no `--force`: a database holding users, sets or cards is refused as it is.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from authoring.models import CardScenario
+from catalog.management.commands.backup import FORMAT, SECTIONS, VERSION
+from catalog.models import Card, CardRevision, CardSet, Pack
+from catalog.services import _index
+from validator.engine.cards import parse_card
+
+
+class BackupError(Exception):
+    """The file is not a backup this site can restore."""
+
+
+def read_backup(path: Path) -> dict[str, Any]:
+    """The backup's data, with its header checked against the format, version and counts."""
+    try:
+        if path.name.endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as gz:
+                text = gz.read()
+        else:
+            text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
+    except FileNotFoundError as exc:
+        raise BackupError(f"{path} does not exist") from exc
+    except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:
+        raise BackupError(f"{path} is damaged or not a backup: {exc}") from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BackupError(f"{path} is not a {FORMAT} file")
+    if data.get("version") != VERSION:
+        raise BackupError(
+            f"{path} is a version {data.get('version')!r} backup; this site restores "
+            f"version {VERSION}"
+        )
+    counts = data.get("counts")
+    if not isinstance(counts, dict):
+        raise BackupError(f"{path} is damaged: its header has no counts")
+    for name in SECTIONS:
+        rows = data.get(name)
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise BackupError(f"{path} is damaged: {name!r} is not a list of records")
+        if counts.get(name) != len(rows):
+            raise BackupError(
+                f"{path} is damaged: its header counts {counts.get(name)!r} {name}, "
+                f"the file holds {len(rows)}"
+            )
+    return data
+
+
+def database_contents() -> dict[str, int]:
+    """What the database already holds of what a restore writes (all zero: empty)."""
+    return {
+        "users": User.objects.count(),
+        "sets": CardSet.everything.count(),
+        "cards": Card.everything.count(),
+        "revisions": CardRevision.objects.count(),
+        "scenarios": CardScenario.objects.count(),
+        "packs": Pack.objects.count(),
+    }
+
+
+def _time(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a timestamp")
+    return datetime.fromisoformat(value)
+
+
+def _required_time(value: Any) -> datetime:
+    parsed = _time(value)
+    if parsed is None:
+        raise ValueError("a required timestamp is missing")
+    return parsed
+
+
+class _Users:
+    """Usernames of the backup to the restored users."""
+
+    def __init__(self, users: Mapping[str, User]) -> None:
+        self.users = users
+
+    def get(self, username: Any) -> User | None:
+        if username is None:
+            return None
+        if username not in self.users:
+            raise ValueError(f"the user {username!r} is named but not in the backup")
+        return self.users[username]
+
+
+def restore_data(data: Mapping[str, Any]) -> dict[str, int]:
+    """Write a checked backup into the (empty) database in one transaction; the counts."""
+    with transaction.atomic():
+        users = User.objects.bulk_create(
+            [
+                User(
+                    username=u["username"],
+                    password=u["password"],
+                    email=u.get("email", ""),
+                    first_name=u.get("first_name", ""),
+                    last_name=u.get("last_name", ""),
+                    is_staff=u["is_staff"],
+                    is_superuser=u.get("is_superuser", False),
+                    is_active=u["is_active"],
+                    date_joined=_required_time(u["date_joined"]),
+                    last_login=_time(u.get("last_login")),
+                )
+                for u in data["users"]
+            ]
+        )
+        by_name = _Users({u.username: u for u in users})
+
+        # bulk_create stamps auto_now(_add) fields with the present: the backup's times are
+        # put back afterwards with bulk_update, which writes the values as they are.
+        sets = CardSet.everything.bulk_create(
+            [
+                CardSet(
+                    code=s["code"],
+                    name=s["name"],
+                    cards_in_box=s["cards_in_box"],
+                    official=s["official"],
+                    year=s["year"],
+                    description=s["description"],
+                    owner=by_name.get(s["owner"]),
+                    visibility=s["visibility"],
+                    deleted_at=_time(s["deleted_at"]),
+                )
+                for s in data["sets"]
+            ]
+        )
+        for card_set, s in zip(sets, data["sets"], strict=True):
+            card_set.created_at = _required_time(s["created_at"])
+            card_set.updated_at = _required_time(s["updated_at"])
+        CardSet.everything.bulk_update(sets, ["created_at", "updated_at"])
+        set_by_code = {s.code: s for s in sets}
+
+        cards = Card.everything.bulk_create(
+            [
+                Card(
+                    card_set=set_by_code[c["set"]],
+                    name=c["name"],
+                    slug=c["slug"],
+                    document=c["document"],
+                    document_hash=c["document_hash"],
+                    language_version=c["language_version"],
+                    deck=c["deck"],
+                    kind=c["kind"],
+                    copies=c["copies"],
+                    level=c["level"],
+                    treasures=c["treasures"],
+                    levels_gained=c["levels_gained"],
+                    bonus=c["bonus"],
+                    gold=c["gold"],
+                    slot=c["slot"],
+                    big=c["big"],
+                    tags=c["tags"],
+                    encoding=c["encoding"],
+                    text=c["text"],
+                    revision=c["revision"],
+                    art=c["art"],
+                    deleted_at=_time(c["deleted_at"]),
+                )
+                for c in data["cards"]
+            ]
+        )
+        card_by_id: dict[Any, Card] = {}
+        for card, c in zip(cards, data["cards"], strict=True):
+            card.created_at = _required_time(c["created_at"])
+            card.updated_at = _required_time(c["updated_at"])
+            card_by_id[c["id"]] = card
+            _index(card, parse_card(card.document))  # tags and facets, as every save makes them
+        Card.everything.bulk_update(cards, ["created_at", "updated_at"])
+
+        revisions = CardRevision.objects.bulk_create(
+            [
+                CardRevision(
+                    card=card_by_id[r["card"]],
+                    number=r["number"],
+                    document=r["document"],
+                    document_hash=r["document_hash"],
+                    changed_by=by_name.get(r["changed_by"]),
+                    source=r["source"],
+                )
+                for r in data["revisions"]
+            ]
+        )
+        for revision, r in zip(revisions, data["revisions"], strict=True):
+            revision.changed_at = _required_time(r["changed_at"])
+        CardRevision.objects.bulk_update(revisions, ["changed_at"])
+
+        scenarios = CardScenario.objects.bulk_create(
+            [
+                CardScenario(
+                    card=card_by_id[s["card"]],
+                    name=s["name"],
+                    text=s["text"],
+                    created_by=by_name.get(s["created_by"]),
+                    last_status=s["last_status"],
+                    last_messages=s["last_messages"],
+                    last_values=s["last_values"],
+                    last_run_at=_time(s["last_run_at"]),
+                    last_card_revision=s["last_card_revision"],
+                )
+                for s in data["scenarios"]
+            ]
+        )
+        for scenario, s in zip(scenarios, data["scenarios"], strict=True):
+            scenario.created_at = _required_time(s["created_at"])
+            scenario.updated_at = _required_time(s["updated_at"])
+        CardScenario.objects.bulk_update(scenarios, ["created_at", "updated_at"])
+
+        packs = Pack.objects.bulk_create(
+            [
+                Pack(
+                    owner=by_name.get(p["owner"]),
+                    name=p["name"],
+                    selection=p["selection"],
+                    document=p["document"],
+                    sha256=p["sha256"],
+                    card_count=p["card_count"],
+                    door_copies=p["door_copies"],
+                    treasure_copies=p["treasure_copies"],
+                )
+                for p in data["packs"]
+            ]
+        )
+        for pack, p in zip(packs, data["packs"], strict=True):
+            pack.created_at = _required_time(p["created_at"])
+        Pack.objects.bulk_update(packs, ["created_at"])
+    return {
+        "users": len(users),
+        "sets": len(sets),
+        "cards": len(cards),
+        "revisions": len(revisions),
+        "scenarios": len(scenarios),
+        "packs": len(packs),
+    }
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore a `backup` file into an empty database (after `migrate`), in one transaction. "
+        "A database that already holds users, sets or cards is refused; there is no --force."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path, help="a file written by `backup`")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: Path = options["file"]
+        try:
+            data = read_backup(path)
+        except BackupError as exc:
+            raise CommandError(f"{exc}; nothing was written") from exc
+        present = {name: n for name, n in database_contents().items() if n}
+        if present:
+            held = ", ".join(f"{n} {name}" for name, n in present.items())
+            raise CommandError(
+                f"the database is not empty ({held}): restore only into a fresh database "
+                "(run `migrate` on an empty one first); nothing was written"
+            )
+        try:
+            counts = restore_data(data)
+        except Exception as exc:  # a damaged record: the transaction has been rolled back
+            raise CommandError(
+                f"{path} could not be restored ({type(exc).__name__}: {exc}); nothing was written"
+            ) from exc
+        restored = ", ".join(f"{n} {name}" for name, n in counts.items())
+        self.stdout.write(f"restored {path}: {restored}")

@@ -1,0 +1,282 @@
+"""The promises of docs/security.md that no other test file holds: the headers every response
+carries, the cookies, what is escaped, and the limits. (The others name their test file in the
+document.)"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.hashers import identify_hasher
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.management import call_command
+from django.http import Http404
+from django.test import Client
+from django.urls import reverse
+from PIL import Image
+from rest_framework.test import APIClient
+
+from authoring.models import CardScenario
+from authoring.scenarios import ScenarioNameError, scenario_create
+from catalog import proxy_jobs, services
+from catalog.api import views as api_views
+from catalog.exports.proxies import ProxyError
+from catalog.models import Card, CardSet, Visibility
+from catalog.proxy_jobs import ProxySelection, proxy_cards
+from catalog.search.parser import MAX_QUERY_LENGTH
+from catalog.selectors import PackBuildError, pack_get
+from catalog.services import SetError, card_create, pack_build, pack_create, set_create
+from tests.authoring.test_scenarios import WINS
+from tests.conftest import CORE_SET
+from tests.factories import monster_document
+from validator.engine.cards import CardDocumentError
+
+REPO = Path(__file__).resolve().parent.parent
+PAGE = "/"
+API = "/api/cards/?q=level%3E10"
+
+
+@pytest.fixture
+def core(db: None) -> None:
+    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return User.objects.create_user("alice", password="correct-horse-battery-9")
+
+
+# --------------------------------------------------------------------------------------------
+# Headers
+# --------------------------------------------------------------------------------------------
+
+
+def _csp(client: Client, url: str) -> dict[str, list[str]]:
+    response = client.get(url)
+    assert response.status_code == 200
+    directives: dict[str, list[str]] = {}
+    for part in response["Content-Security-Policy"].split(";"):
+        name, *values = part.split()
+        directives[name] = values
+    return directives
+
+
+@pytest.mark.parametrize("url", [PAGE, API])
+def test_pages_and_the_api_send_a_strict_content_security_policy(
+    client: Client, core: None, url: str
+) -> None:
+    csp = _csp(client, url)
+    assert csp["default-src"] == ["'self'"]
+    assert csp["script-src"] == ["'self'"]  # no 'unsafe-inline', no 'unsafe-eval'
+    assert csp["style-src"] == ["'self'"]
+    assert csp["object-src"] == ["'none'"]
+    assert csp["frame-ancestors"] == ["'none'"]
+    assert csp["base-uri"] == ["'none'"]
+    assert not any("unsafe" in value for values in csp.values() for value in values)
+
+
+@pytest.mark.parametrize("url", [PAGE, API])
+def test_pages_and_the_api_forbid_framing_sniffing_and_outside_referrers(
+    client: Client, core: None, url: str
+) -> None:
+    response = client.get(url)
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Referrer-Policy"] == "same-origin"
+
+
+def test_faces_of_private_sets_stay_out_of_shared_caches(client: Client, alice: User) -> None:
+    faces = {}
+    for visibility in (Visibility.PRIVATE, Visibility.PUBLIC):
+        card_set = set_create(
+            owner=alice, code=f"{visibility}-set", name="S", visibility=visibility
+        )
+        faces[visibility] = card_create(card_set=card_set, actor=alice, document=monster_document())
+    client.force_login(alice)
+    for visibility, card in faces.items():
+        url = reverse("catalog:card_face", kwargs={"card_id": card.pk, "digest": "x"})
+        response = client.get(url, follow=True)
+        assert response.status_code == 200
+        scope = "public" if visibility == Visibility.PUBLIC else "private"
+        assert response["Cache-Control"].startswith(f"{scope},"), visibility
+
+
+# --------------------------------------------------------------------------------------------
+# Cookies and secrets
+# --------------------------------------------------------------------------------------------
+
+
+def test_the_session_cookie_is_http_only_and_same_site(client: Client, alice: User) -> None:
+    response = client.post(
+        reverse("accounts:login"),
+        {"username": "alice", "password": "correct-horse-battery-9"},
+    )
+    assert response.status_code == 302
+    cookie = response.cookies[settings.SESSION_COOKIE_NAME]
+    assert cookie["httponly"]
+    assert cookie["samesite"] == "Lax"
+
+
+def test_cookies_are_secure_when_debug_is_off() -> None:
+    code = (
+        "import django\nfrom django.conf import settings\ndjango.setup()\n"
+        "print(settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE)\n"
+    )
+    keep = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECURE_COOKIES")}
+    env = {
+        **keep,
+        "DJANGO_SETTINGS_MODULE": "cardsite.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": "x" * 50,
+        "ALLOWED_HOSTS": "cards.example",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]
+
+
+def test_passwords_are_stored_as_django_hashes(alice: User) -> None:
+    alice.refresh_from_db()
+    assert "correct-horse" not in alice.password
+    assert identify_hasher(alice.password).algorithm
+    assert alice.check_password("correct-horse-battery-9")
+
+
+# --------------------------------------------------------------------------------------------
+# Escaping
+# --------------------------------------------------------------------------------------------
+
+HTML_WRITERS = re.compile(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write")
+UNESCAPED = re.compile(r"\|\s*safe\b|autoescape\s+off|safeseq")
+
+
+def _files(pattern: str) -> list[Path]:
+    return [
+        path
+        for app in ("catalog", "authoring", "accounts", "validator", "cardsite")
+        for path in (REPO / app).rglob(pattern)
+    ]
+
+
+def test_scripts_write_text_never_html() -> None:
+    scripts = _files("*.js")
+    assert scripts  # the site has scripts: the check below looks at them
+    for path in scripts:
+        assert not HTML_WRITERS.search(path.read_text()), path
+
+
+def test_templates_never_turn_escaping_off() -> None:
+    templates = _files("*.html")
+    assert templates
+    for path in templates:
+        assert not UNESCAPED.search(path.read_text()), path
+
+
+def test_a_card_name_is_shown_as_text(client: Client, alice: User) -> None:
+    card_set = set_create(owner=alice, code="x-set", name="<b>Set</b>", visibility="public")
+    name = '<script>alert("x")</script> Ogre'
+    card_create(card_set=card_set, actor=alice, document=monster_document(name))
+    card = Card.objects.get(card_set=card_set)
+    response = client.get(
+        reverse("catalog:card_detail", kwargs={"code": "x-set", "slug": card.slug})
+    )
+    body = response.content.decode()
+    assert "<script>alert" not in body
+    assert "&lt;script&gt;alert" in body
+    assert "<b>Set</b>" not in body
+
+
+# --------------------------------------------------------------------------------------------
+# Limits
+# --------------------------------------------------------------------------------------------
+
+
+def test_the_api_cuts_a_long_query_with_a_warning(client: Client, core: None) -> None:
+    response = client.get("/api/cards/", {"q": "troll " + "x" * MAX_QUERY_LENGTH})
+    assert response.status_code == 200
+    assert any(f"longer than {MAX_QUERY_LENGTH}" in w for w in response.json()["warnings"])
+
+
+def test_search_pages_hold_at_most_60_cards_and_page_numbers_are_bounded(
+    client: Client, core: None
+) -> None:
+    body = client.get("/api/cards/", {"q": "deck:door"}).json()
+    assert body["total"] > 60
+    assert len(body["data"]) == 60
+    assert client.get("/api/cards/", {"q": "deck:door", "page": "10001"}).status_code == 400
+    assert client.get("/cards/", {"q": "deck:door", "page": "99999999999"}).status_code == 200
+
+
+def test_art_limits_are_settings_and_pillow_guards_with_them() -> None:
+    assert settings.ART_MAX_BYTES == 2 * 1024 * 1024
+    assert settings.ART_MAX_PIXELS == 16_000_000
+    assert settings.ART_FORMATS == ("PNG", "JPEG", "WEBP")
+    assert Image.MAX_IMAGE_PIXELS == settings.ART_MAX_PIXELS
+
+
+def test_a_user_has_a_bounded_number_of_sets_and_cards(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(services, "MAX_SETS_PER_USER", 1)
+    monkeypatch.setattr(services, "MAX_CARDS_PER_SET", 1)
+    card_set = set_create(owner=alice, code="one", name="One")
+    with pytest.raises(SetError, match="the most allowed"):
+        set_create(owner=alice, code="two", name="Two")
+    card_create(card_set=card_set, actor=alice, document=monster_document("A"))
+    with pytest.raises(CardDocumentError, match="at most 1 cards"):
+        card_create(card_set=card_set, actor=alice, document=monster_document("B"))
+    assert CardSet.everything.filter(owner=alice).count() == 1
+    assert Card.objects.filter(card_set=card_set).count() == 1
+
+
+def test_scenarios_are_bounded_in_size_and_number(
+    core: None, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    card_set = set_create(owner=alice, code="my-set", name="My Set", visibility="public")
+    card = card_create(card_set=card_set, actor=alice, document=monster_document(level=3))
+    with pytest.raises(CardDocumentError, match="at most 20,000 characters"):
+        scenario_create(card=card, actor=alice, name="big", text=WINS + "#" * 20_000)
+    monkeypatch.setattr("authoring.scenarios.MAX_SCENARIOS_PER_CARD", 1)
+    scenario_create(card=card, actor=alice, name="one", text=WINS)
+    with pytest.raises(ScenarioNameError, match="at most 1 scenarios"):
+        scenario_create(card=card, actor=alice, name="two", text=WINS)
+    assert CardScenario.objects.filter(card=card).count() == 1
+
+
+def test_proxy_sheets_and_packs_are_bounded(core: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(api_views, "API_PROXY_COPIES", 10)
+    response = APIClient().post("/api/proxies/", {"sets": ["munchkin-core"]}, format="json")
+    assert response.status_code == 400
+    assert "the API makes at most 10" in response.content.decode()
+    monkeypatch.setattr(proxy_jobs, "MAX_COPIES", 10)
+    with pytest.raises(ProxyError, match="more than the 10"):
+        proxy_cards(selection=ProxySelection(sets=["munchkin-core"]), viewer=AnonymousUser())
+    monkeypatch.setattr(services, "MAX_PACK_CARDS", 10)
+    with pytest.raises(PackBuildError, match="at most 10 cards"):
+        pack_build(actor=None, set_codes=["munchkin-core"])
+    one = Card.objects.filter(card_set__code="munchkin-core").first()
+    assert one is not None
+    with pytest.raises(PackBuildError, match="copies run from 0"):
+        pack_build(actor=None, set_codes=["munchkin-core"], copies={one.pk: 100})
+
+
+# --------------------------------------------------------------------------------------------
+# Who may do what (the rest is in tests/test_permissions.py)
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_pack_is_its_builders_alone(core: None, alice: User) -> None:
+    bob = User.objects.create_user("bob")
+    pack = pack_create(actor=alice, built=pack_build(actor=alice, set_codes=["munchkin-core"]))
+    assert pack_get(pack_id=pack.pk, viewer=alice) == pack
+    for viewer in (bob, AnonymousUser()):
+        with pytest.raises(Http404):
+            pack_get(pack_id=pack.pk, viewer=viewer)
