@@ -25,7 +25,6 @@ from validator.engine.cards import (
     DocumentError,
     dump_card,
     line_for,
-    nearest_word,
     parse_card,
     read_yaml,
 )
@@ -231,7 +230,3 @@ def preview(values: dict[str, Any], yaml_text: str, *, set_code: str) -> Preview
         status=report.status,
         messages=list(report.messages),
     )
-
-
-def kind_hint(kind: str) -> str | None:
-    return nearest_word(kind, KINDS)

@@ -69,15 +69,6 @@ def proxy_cards(*, selection: ProxySelection, viewer: User | AnonymousUser) -> l
     return cards
 
 
-def proxy_pdf(
-    *, selection: ProxySelection, options: ProxyOptions, viewer: User | AnonymousUser
-) -> tuple[str, str, bytes]:
-    """The PDF at once (for selections up to SYNC_COPIES copies, the page and the API)."""
-    options.check()
-    cards = proxy_cards(selection=selection, viewer=viewer)
-    return ProxySheetExporter().render(cards=cards, options=options)
-
-
 def proxy_job_start(*, selection: ProxySelection, options: ProxyOptions, actor: User) -> ProxyJob:
     """Check the request now (so a mistake is said at once), then make the PDF in the
     background; the job's page shows progress and the download."""

@@ -517,11 +517,6 @@ def card_restore(*, card: Card, actor: Actor) -> Card:
     return card
 
 
-def document_with_name(document: dict[str, Any], name: str) -> dict[str, Any]:
-    """A copy of a document under another name (to start a card from an existing one)."""
-    return {**document, "name": name}
-
-
 def card_art_set(*, card: Card, actor: Actor, upload: UploadedFile[bytes]) -> Card:
     """Keep an uploaded picture as the card's art (the form has checked it with Pillow)."""
     _require_edit(actor, card.card_set)

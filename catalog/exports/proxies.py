@@ -34,7 +34,7 @@ has its own two lines per axis); ``lines`` draws full-page lines along every cut
 the faces (a guillotine guide); ``none`` draws nothing. Back pages carry no marks: cut from
 the face side.
 
-Backs (drawn by ``catalog/exports/tts.py``'s ``draw_back``, the Door and Treasure backs of
+Backs (drawn by ``catalog/exports/render.py``'s ``render_back``, the Door and Treasure backs of
 the Tabletop Simulator export):
 
 * ``none``: face pages only.
@@ -83,7 +83,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from PIL import Image, ImageDraw
 
-from catalog.exports.render import DPI, RENDERER_VERSION
+from catalog.exports.render import DPI, RENDERER_VERSION, render_back
 from catalog.exports.render import HEIGHT as FACE_HEIGHT
 from catalog.exports.render import WIDTH as FACE_WIDTH
 from catalog.exports.render import render_face as render_face
@@ -542,9 +542,8 @@ def face_jpeg(card: ProxyCard, *, bleed: tuple[int, int] = (0, 0)) -> bytes:
 
 @cache
 def _back_jpeg(deck: str, bleed: tuple[int, int]) -> bytes:
-    from catalog.exports.tts import draw_back
 
-    return _jpeg(_extend(draw_back("door" if deck == "door" else "treasure"), bleed))
+    return _jpeg(_extend(render_back("door" if deck == "door" else "treasure"), bleed))
 
 
 def _workers() -> int:

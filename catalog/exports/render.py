@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import textwrap
 from dataclasses import dataclass, field
+from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -144,3 +145,66 @@ class CardFaceExporter:
 
     def render(self, card: CardBase, *, set_code: str, slug: str) -> tuple[str, str, bytes]:
         return f"{slug}.png", "image/png", render_face(card, set_code).png
+
+
+def _font_size_for(draw: ImageDraw.ImageDraw, text: str, width: int, start: int) -> int:
+    size = start
+    while size > 20 and draw.textlength(text, font=_font(size)) > width:
+        size -= 4
+    return size
+
+
+@cache
+def render_back(deck: str) -> Image.Image:
+    """The back of a Door or Treasure card, at the faces' size and in their deck's colours: a
+    frame in the deck's colour around a panel in its band colour, an emblem (a door, a pile of
+    coins) and the deck's name. Cached: callers must not change the image."""
+    style = STYLES[deck]
+    frame, band = style["frame"], style["band"]
+    # The faces' outline: white corners around a rounded card, here filled with the frame colour.
+    image = Image.new("RGB", (WIDTH, HEIGHT), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((6, 6, WIDTH - 7, HEIGHT - 7), radius=36, fill=frame)
+    inset = 40
+    draw.rounded_rectangle(
+        (inset, inset, WIDTH - 1 - inset, HEIGHT - 1 - inset), radius=32, fill=band
+    )
+    draw.rounded_rectangle(
+        (inset + 18, inset + 18, WIDTH - 1 - inset - 18, HEIGHT - 1 - inset - 18),
+        radius=24,
+        outline=frame,
+        width=6,
+    )
+    centre_x, emblem_top = WIDTH // 2, 250
+    if deck == "door":
+        left, right, bottom, line = centre_x - 110, centre_x + 110, emblem_top + 360, 14
+        arch_bottom = emblem_top + 110
+        draw.arc((left, emblem_top, right, emblem_top + 220), 180, 360, fill=frame, width=line)
+        draw.rectangle((left, arch_bottom, left + line - 1, bottom), fill=frame)
+        draw.rectangle((right - line + 1, arch_bottom, right, bottom), fill=frame)
+        draw.rectangle((left, bottom - line + 1, right, bottom), fill=frame)
+        draw.ellipse((right - 60, bottom - 200, right - 34, bottom - 174), fill=frame)
+    else:
+        for index, (dx, dy) in enumerate(((-95, 250), (95, 250), (0, 175), (0, 40))):
+            cx, cy = centre_x + dx, emblem_top + dy
+            radius = 95 if index < 3 else 80
+            draw.ellipse(
+                (cx - radius, cy - radius, cx + radius, cy + radius),
+                fill=band,
+                outline=frame,
+                width=12,
+            )
+            inner = radius - 28
+            draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), outline=frame, width=5)
+    word = deck.upper()
+    size = _font_size_for(draw, word, WIDTH - 2 * inset - 120, 150)
+    draw.text(
+        (centre_x, HEIGHT - 250),
+        word,
+        font=_font(size),
+        fill=frame,
+        anchor="mm",
+        stroke_width=3,
+        stroke_fill=frame,
+    )
+    return image

@@ -21,13 +21,12 @@ import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Final, Literal
 
 from django.utils.text import slugify
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
-from catalog.exports.render import HEIGHT, RENDERER_VERSION, STYLES, WIDTH, render_face
+from catalog.exports.render import HEIGHT, RENDERER_VERSION, WIDTH, render_back, render_face
 from validator.engine.cards import CardBase
 from validator.engine.pack import PackDocument
 from validator.engine.text import render_text
@@ -114,75 +113,6 @@ def sheet_grid(cards: int) -> tuple[int, int]:
     rows = max(2, math.ceil(slots / MAX_COLUMNS))
     columns = max(2, math.ceil(slots / rows))
     return columns, rows
-
-
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    font = ImageFont.load_default(size=size)  # the faces' font: Pillow's bundled one
-    assert isinstance(font, ImageFont.FreeTypeFont)
-    return font
-
-
-def _font_size_for(draw: ImageDraw.ImageDraw, text: str, width: int, start: int) -> int:
-    size = start
-    while size > 20 and draw.textlength(text, font=_font(size)) > width:
-        size -= 4
-    return size
-
-
-@cache
-def draw_back(deck: DeckName) -> Image.Image:
-    """The back of a Door or Treasure card, at the faces' size and in their deck's colours: a
-    frame in the deck's colour around a panel in its band colour, an emblem (a door, a pile of
-    coins) and the deck's name. Cached: callers must not change the image."""
-    style = STYLES[deck]
-    frame, band = style["frame"], style["band"]
-    # The faces' outline: white corners around a rounded card, here filled with the frame colour.
-    image = Image.new("RGB", (WIDTH, HEIGHT), (255, 255, 255))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((6, 6, WIDTH - 7, HEIGHT - 7), radius=36, fill=frame)
-    inset = 40
-    draw.rounded_rectangle(
-        (inset, inset, WIDTH - 1 - inset, HEIGHT - 1 - inset), radius=32, fill=band
-    )
-    draw.rounded_rectangle(
-        (inset + 18, inset + 18, WIDTH - 1 - inset - 18, HEIGHT - 1 - inset - 18),
-        radius=24,
-        outline=frame,
-        width=6,
-    )
-    centre_x, emblem_top = WIDTH // 2, 250
-    if deck == "door":
-        left, right, bottom, line = centre_x - 110, centre_x + 110, emblem_top + 360, 14
-        arch_bottom = emblem_top + 110
-        draw.arc((left, emblem_top, right, emblem_top + 220), 180, 360, fill=frame, width=line)
-        draw.rectangle((left, arch_bottom, left + line - 1, bottom), fill=frame)
-        draw.rectangle((right - line + 1, arch_bottom, right, bottom), fill=frame)
-        draw.rectangle((left, bottom - line + 1, right, bottom), fill=frame)
-        draw.ellipse((right - 60, bottom - 200, right - 34, bottom - 174), fill=frame)
-    else:
-        for index, (dx, dy) in enumerate(((-95, 250), (95, 250), (0, 175), (0, 40))):
-            cx, cy = centre_x + dx, emblem_top + dy
-            radius = 95 if index < 3 else 80
-            draw.ellipse(
-                (cx - radius, cy - radius, cx + radius, cy + radius),
-                fill=band,
-                outline=frame,
-                width=12,
-            )
-            inner = radius - 28
-            draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), outline=frame, width=5)
-    word = deck.upper()
-    size = _font_size_for(draw, word, WIDTH - 2 * inset - 120, 150)
-    draw.text(
-        (centre_x, HEIGHT - 250),
-        word,
-        font=_font(size),
-        fill=frame,
-        anchor="mm",
-        stroke_width=3,
-        stroke_fill=frame,
-    )
-    return image
 
 
 def _jpeg(image: Image.Image) -> bytes:
@@ -275,7 +205,7 @@ class TabletopSimulatorExporter:
 
 def _draw_images(deck: _Deck, files: dict[str, bytes]) -> list[str]:
     """Lay out the deck's sheets, draw them and its back into `files`; the face warnings."""
-    back = draw_back(deck.name)
+    back = render_back(deck.name)
     files[deck.back_filename] = _jpeg(back)
     hidden = back.resize((CELL_WIDTH, CELL_HEIGHT), Image.Resampling.BICUBIC)
     warnings: list[str] = []

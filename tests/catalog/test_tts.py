@@ -15,13 +15,12 @@ import jsonschema
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from catalog.exports.render import HEIGHT, WIDTH, render_face
+from catalog.exports.render import HEIGHT, WIDTH, render_back, render_face
 from catalog.exports.tts import (
     CARDS_PER_SHEET,
     CELL_HEIGHT,
     CELL_WIDTH,
     TabletopSimulatorExporter,
-    draw_back,
     sheet_grid,
 )
 from tests.conftest import CORE_SET, FIXTURE_SETS
@@ -379,7 +378,7 @@ def test_backs_use_the_face_colours() -> None:
     from catalog.exports.render import STYLES
 
     for deck in ("door", "treasure"):
-        colours = {colour for _, colour in draw_back(deck).getcolors(1_000_000) or []}
+        colours = {colour for _, colour in render_back(deck).getcolors(1_000_000) or []}
         assert STYLES[deck]["frame"] in colours and STYLES[deck]["band"] in colours
 
 
