@@ -6,7 +6,7 @@ STAMP       := $(VENV)/.installed
 HOST        ?= 127.0.0.1
 PORT        ?= 8000
 
-.PHONY: run test setup lint typecheck pytest browser catalog check-catalog schema clean bench simulate scenarios
+.PHONY: run serve loadtest test setup lint typecheck pytest browser catalog check-catalog schema clean bench simulate scenarios
 
 run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(PORT)
 	$(PY) manage.py migrate --no-input
@@ -71,3 +71,13 @@ simulate: setup ## 1,000 seeded 4-player core games with the invariants checked 
 	$(PY) manage.py migrate --no-input -v 0
 	$(PY) manage.py load_catalog
 	$(PY) manage.py simulate --sets munchkin-core --players 4 --games 1000 --seed 1
+
+serve: setup ## production mode on this machine: collectstatic, migrate, gunicorn + a task worker
+	@export DEBUG=$${DEBUG:-false} TASKS_BACKEND=$${TASKS_BACKEND:-database}; \
+	  $(PY) manage.py collectstatic --no-input -v 0 && \
+	  $(PY) manage.py migrate --no-input && \
+	  $(PY) manage.py load_catalog && \
+	  exec $(PY) manage.py serve --bind $(HOST):$(PORT)
+
+loadtest: setup ## concurrent clients against gunicorn on loopback (SQLite, or DATABASE_URL)
+	$(PY) manage.py loadtest

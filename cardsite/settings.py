@@ -5,10 +5,13 @@ folder. A production site sets DEBUG=false, and must then give SECRET_KEY and AL
 or the site refuses to start.
 """
 
+import importlib.util
+import json
 import os
 import secrets
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
@@ -117,6 +120,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
+if not DEBUG:
+    # Static files straight from the web process, compressed and cached for good by their
+    # hashed names: no separate file server to run or keep in step with a deploy. (While
+    # debugging, runserver serves them from the apps' folders, with no collect step.)
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+
 ROOT_URLCONF = "cardsite.urls"
 
 TEMPLATES = [
@@ -176,7 +185,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` gathers the files that WhiteNoise serves in production.
+STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -202,9 +212,36 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
-# Uploaded card art (and, later, generated files) live on the default storage.
+# Uploaded card art and background proxy PDFs live on the default storage, read back only
+# through views that check who may see them (never a public folder). MEDIA_STORAGE names any
+# Django storage class, MEDIA_STORAGE_OPTIONS (JSON) its options: an S3-compatible bucket
+# through django-storages, say, so that every web process and worker sees the same files.
 MEDIA_URL = "media/"
 MEDIA_ROOT = env_path("MEDIA_ROOT", BASE_DIR / "media")
+_media_storage = env_str("MEDIA_STORAGE", "django.core.files.storage.FileSystemStorage") or ""
+_media_module, _, _media_class = _media_storage.rpartition(".")
+if not _media_module or importlib.util.find_spec(_media_module) is None:
+    raise ImproperlyConfigured(
+        f"MEDIA_STORAGE={_media_storage!r} is not an importable storage class "
+        "(e.g. django.core.files.storage.FileSystemStorage)."
+    )
+try:
+    _media_options = json.loads(env_str("MEDIA_STORAGE_OPTIONS", "{}") or "{}")
+except json.JSONDecodeError as exc:
+    raise ImproperlyConfigured(f"MEDIA_STORAGE_OPTIONS is not JSON: {exc}") from exc
+if not isinstance(_media_options, dict):
+    raise ImproperlyConfigured("MEDIA_STORAGE_OPTIONS must be a JSON object.")
+
+STORAGES: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": _media_storage, "OPTIONS": _media_options},
+    # Production: hashed names (cached for a year by browsers) and pre-compressed copies,
+    # made once by `collectstatic`. Development: the files as they are, no collect step.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 # Card art: checked by Pillow (format, size, its decompression-bomb guard) before it is kept.
 ART_MAX_BYTES = env_int("ART_MAX_BYTES", 2 * 1024 * 1024)
 ART_MAX_PIXELS = env_int("ART_MAX_PIXELS", 16_000_000)
@@ -259,8 +296,18 @@ CACHES = {
 CATALOG_FIXTURES_DIR = BASE_DIR / "fixtures" / "sets"
 
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    # HTTPS=true (the default in production): the site is reached over TLS, so cookies are
+    # Secure, plain HTTP is redirected and browsers are told to remember it (HSTS). A site
+    # behind a TLS-terminating proxy also sets TRUST_X_FORWARDED_PROTO=true. Only a loopback
+    # test (the load test) sets HTTPS=false.
+    HTTPS = env_bool("HTTPS", True)
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", HTTPS)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    SECURE_SSL_REDIRECT = HTTPS
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    if env_bool("TRUST_X_FORWARDED_PROTO", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_CONTENT_TYPE_NOSNIFF = True
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 

@@ -1,8 +1,8 @@
-from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
+# No static() route for MEDIA_URL: uploaded files (card art, proxy PDFs) are reached only
+# through views that check who may see them and read them through the storage API.
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
     path("api/", include("catalog.api.urls")),
@@ -10,6 +10,3 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("authoring.urls")),
     path("", include("catalog.urls")),
 ]
-
-# Uploaded art in development; a production site serves MEDIA_ROOT from its web server.
-urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

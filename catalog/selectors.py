@@ -270,16 +270,22 @@ def card_get(*, card_id: int, viewer: Viewer) -> Card:
 
 
 def card_face(*, card: Card) -> tuple[str, bytes]:
-    """(face key, PNG) of a card, rendered once per document and renderer version."""
-    from django.core.cache import cache
+    """(face key, PNG) of a card, rendered once per document, set and renderer version.
+
+    Kept in the "faces" file cache, which every web process of the machine shares: drawing
+    a face takes a fifth of a second, reading it back a millisecond."""
+    from django.core.cache import caches
 
     from catalog.exports.render import render_face
 
     key = face_key(card)
-    png = cache.get(f"face:{key}")
+    # The face prints the set's code, so two sets holding the same document differ.
+    cache_key = f"page-face:{key}:{card.card_set.code}"
+    faces = caches["faces"]
+    png = faces.get(cache_key)
     if png is None:
         png = render_face(parse_card(card.document), card.card_set.code).png
-        cache.set(f"face:{key}", png, timeout=None)
+        faces.set(cache_key, png, timeout=None)
     return key, png
 
 

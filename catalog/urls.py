@@ -9,6 +9,7 @@ urlpatterns = [
     path("cards/", views.card_search, name="card_search"),
     path("cards/syntax/", views.search_help, name="search_help"),
     path("cards/random/", views.random_card, name="random_card"),
+    path("cards/<int:card_id>/art", views.card_art, name="card_art"),
     path("faces/<int:card_id>/<str:digest>.png", views.card_face, name="card_face"),
     path("proxies/", views.proxies, name="proxies"),
     path("proxies/preview.png", views.proxy_preview, name="proxy_preview"),

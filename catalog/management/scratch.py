@@ -4,21 +4,30 @@ configured database is never touched."""
 
 from __future__ import annotations
 
+import os
+import secrets
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 from django.db import connection
 
 
 @contextmanager
-def scratch_database(keep: Path | None = None) -> Iterator[Path]:
-    """Run the body against a fresh database; yields a scratch folder for files."""
-    with tempfile.TemporaryDirectory(prefix="cardsite-bench-") as scratch:
+def scratch_database(keep: Path | None = None, purpose: str = "bench") -> Iterator[Path]:
+    """Run the body against a fresh database; yields a scratch folder for files.
+
+    On PostgreSQL the database is `<name>_<purpose>`, so that it never takes the name of the
+    test suite's own `test_<name>` (the load test runs inside the test suite too)."""
+    with tempfile.TemporaryDirectory(prefix=f"cardsite-{purpose}-") as scratch:
         if connection.vendor == "sqlite":
-            path = keep.resolve() if keep else Path(scratch) / "bench.sqlite3"
+            path = keep.resolve() if keep else Path(scratch) / f"{purpose}.sqlite3"
             connection.settings_dict["TEST"]["NAME"] = str(path)
+        elif purpose != "bench":
+            name = connection.settings_dict["NAME"]
+            connection.settings_dict["TEST"]["NAME"] = f"{name}_{purpose}"
         old_name = connection.creation.create_test_db(
             verbosity=0, autoclobber=True, serialize=False, keepdb=keep is not None
         )
@@ -26,3 +35,36 @@ def scratch_database(keep: Path | None = None) -> Iterator[Path]:
             yield Path(scratch)
         finally:
             connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keep is not None)
+
+
+def connection_url() -> str:
+    """The DATABASE_URL of the database this process is connected to now (a scratch or test
+    database included), for the server processes a command or test starts on it."""
+    database = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{database['NAME']}"
+    user = quote(str(database["USER"]), safe="")
+    password = quote(str(database["PASSWORD"]), safe="")
+    host = database["HOST"] or "127.0.0.1"
+    return f"postgres://{user}:{password}@{host}:{database['PORT'] or 5432}/{database['NAME']}"
+
+
+def loopback_server_environment(folder: Path) -> dict[str, str]:
+    """The environment of a production-mode site (`manage.py serve`) on loopback, on the
+    database this process is connected to, with its files under `folder`: DEBUG off, static
+    files collected and served by WhiteNoise, tasks run by a worker process."""
+    return {
+        **os.environ,
+        "DEBUG": "false",
+        "HTTPS": "false",  # plain HTTP on loopback: no redirect, no HSTS, cookies not Secure
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": connection_url(),
+        "DATABASE_CONN_MAX_AGE": "60",
+        "STATIC_ROOT": str(folder / "static"),
+        "MEDIA_ROOT": str(folder / "media"),
+        "FACE_CACHE_DIR": str(folder / "faces"),
+        "TASKS_BACKEND": "database",
+        # Load-test clients write as fast as they can: the hourly limit is for people's scripts.
+        "API_WRITE_RATE": "1000000/hour",
+    }

@@ -7,6 +7,7 @@ import pytest
 import yaml
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import reverse
 from PIL import Image
 
 from authoring.editor import merge_document, preview, split_document
@@ -242,7 +243,9 @@ def test_good_art_is_kept_and_shown(
     response = as_alice.post(f"/author/sets/{her_set.code}/add-card/", data)
     card = Card.objects.get()
     assert str(card.art.name).endswith(".png")
-    assert card.art.url in as_alice.get(response["Location"]).content.decode()
+    page = as_alice.get(response["Location"]).content.decode()
+    assert reverse("catalog:card_art", args=[card.pk]) in page
+    assert as_alice.get(reverse("catalog:card_art", args=[card.pk])).status_code == 200
 
 
 @pytest.mark.django_db

@@ -1,0 +1,131 @@
+"""Serve the site as it runs in production: gunicorn's web processes and the task workers.
+
+`manage.py serve` starts gunicorn (settings in `cardsite/gunicorn_conf.py`) and, when
+TASKS_BACKEND=database, `db_worker` processes that run the background tasks (pack
+simulations, large proxy PDFs) off the web processes. It watches them: when one stops by
+itself the others are stopped too and the command fails, so a process manager (systemd, a
+container platform) sees one unit that is either whole or restarted. SIGTERM or Ctrl-C stops
+everything cleanly. Each piece can also be started on its own, on other machines: see the
+README's "Beyond one machine".
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+DATABASE_BACKEND = "django_tasks_db.DatabaseBackend"
+GUNICORN_CONF = Path(settings.BASE_DIR) / "cardsite" / "gunicorn_conf.py"
+STOP_WAIT_SECONDS = 35  # gunicorn's graceful timeout (30 s) and a margin
+
+
+class Command(BaseCommand):
+    help = "Serve the site with gunicorn and run the task workers beside it, supervised."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--bind", default="127.0.0.1:8000", help="host:port to listen on")
+        parser.add_argument(
+            "--workers", type=int, help="web processes (default: WEB_CONCURRENCY or 2 per core)"
+        )
+        parser.add_argument(
+            "--threads", type=int, help="threads per web process (default: WEB_THREADS or 4)"
+        )
+        parser.add_argument(
+            "--task-workers",
+            type=int,
+            default=1,
+            help="db_worker processes when TASKS_BACKEND=database (0: run them elsewhere)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self._refuse_unready_site()
+        children = self._start(options)
+        stopping: list[int] = []
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            stopping.append(signum)
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        try:
+            while not stopping:
+                ended = [(name, p) for name, p in children if p.poll() is not None]
+                if ended:
+                    name, process = ended[0]
+                    raise CommandError(
+                        f"{name} stopped by itself (exit {process.returncode}); "
+                        "the other processes were stopped too"
+                    )
+                time.sleep(0.3)
+        finally:
+            self._stop(children)
+        self.stdout.write("Stopped.")
+
+    def _refuse_unready_site(self) -> None:
+        executor = MigrationExecutor(connection)
+        pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        connection.close()  # the children open their own; none is kept across the fork
+        if pending:
+            raise CommandError(
+                f"{len(pending)} migrations are not applied: run `python manage.py migrate` first"
+            )
+        storage = settings.STORAGES["staticfiles"]["BACKEND"]
+        manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+        if "Manifest" in storage and not manifest.exists():
+            raise CommandError(
+                f"no collected static files in {settings.STATIC_ROOT}: "
+                "run `python manage.py collectstatic --no-input` first"
+            )
+
+    def _start(self, options: dict[str, Any]) -> list[tuple[str, subprocess.Popen[bytes]]]:
+        gunicorn = [sys.executable, "-m", "gunicorn", "cardsite.wsgi:application"]
+        gunicorn += ["--config", str(GUNICORN_CONF), "--bind", options["bind"]]
+        if options["workers"]:
+            gunicorn += ["--workers", str(options["workers"])]
+        if options["threads"]:
+            gunicorn += ["--threads", str(options["threads"])]
+        backend = settings.TASKS["default"]["BACKEND"]
+        task_workers = options["task_workers"] if backend == DATABASE_BACKEND else 0
+        manage = str(Path(settings.BASE_DIR) / "manage.py")
+        worker = [sys.executable, manage, "db_worker", "--no-reload", "--interval", "0.5"]
+
+        children = [("gunicorn", subprocess.Popen(gunicorn, cwd=settings.BASE_DIR))]
+        children += [
+            (f"task worker {n + 1}", subprocess.Popen(worker, cwd=settings.BASE_DIR))
+            for n in range(task_workers)
+        ]
+        where = (
+            f"{task_workers} task worker process(es)"
+            if task_workers
+            else "background tasks inside the web processes (TASKS_BACKEND=database "
+            "moves them to worker processes)"
+            if backend != DATABASE_BACKEND
+            else "no task worker here: run `python manage.py db_worker` elsewhere"
+        )
+        self.stdout.write(
+            f"Serving on http://{options['bind']}/ with gunicorn; {where}; "
+            f"media on {settings.STORAGES['default']['BACKEND']}. Ctrl-C stops."
+        )
+        return children
+
+    def _stop(self, children: list[tuple[str, subprocess.Popen[bytes]]]) -> None:
+        for _, process in children:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_WAIT_SECONDS
+        for _, process in children:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

@@ -1,0 +1,119 @@
+"""Card art is served by the site through the storage API, only to viewers who may see the card."""
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from PIL import Image
+
+from catalog.models import Card
+from catalog.services import card_art_set, card_create, set_create
+from tests.factories import monster_document
+
+
+@pytest.fixture(autouse=True)
+def media_in_tmp(settings: Any, tmp_path: Path) -> None:
+    settings.MEDIA_ROOT = tmp_path
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return User.objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return User.objects.create_user("bob", password="pw-bob-123")
+
+
+def png_bytes() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (30, 42), "#3a6ea5").save(out, "PNG")
+    return out.getvalue()
+
+
+def card_in(owner: User, visibility: str, *, art: bytes | None = None) -> Card:
+    card_set = set_create(
+        owner=owner, code=f"{visibility}-set", name=f"{visibility} set", visibility=visibility
+    )
+    card = card_create(card_set=card_set, actor=owner, document=monster_document())
+    if art is not None:
+        upload = SimpleUploadedFile("art.png", art, content_type="image/png")
+        card = card_art_set(card=card, actor=owner, upload=upload)
+    return card
+
+
+def art_url(card: Card) -> str:
+    return reverse("catalog:card_art", kwargs={"card_id": card.pk})
+
+
+def body(response: Any) -> bytes:
+    try:
+        return b"".join(response.streaming_content)
+    finally:
+        response.close()
+
+
+def test_public_art_is_served_with_its_bytes_and_type(alice: User, client: Client) -> None:
+    png = png_bytes()
+    card = card_in(alice, "public", art=png)
+    response = client.get(art_url(card))
+    assert response.status_code == 200
+    assert body(response) == png
+    assert response["Content-Type"] == "image/png"
+    assert response["Cache-Control"] == "public, max-age=86400"
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_art_is_served_with_debug_off(alice: User, client: Client, settings: Any) -> None:
+    settings.DEBUG = False
+    png = png_bytes()
+    card = card_in(alice, "public", art=png)
+    response = client.get(art_url(card))
+    assert response.status_code == 200
+    assert body(response) == png
+
+
+def test_private_art_is_for_the_owner_only(alice: User, bob: User, client: Client) -> None:
+    png = png_bytes()
+    card = card_in(alice, "private", art=png)
+    url = art_url(card)
+    assert client.get(url).status_code == 404  # anonymous
+    client.force_login(bob)
+    assert client.get(url).status_code == 404
+    client.force_login(alice)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert body(response) == png
+    assert response["Cache-Control"] == "private, max-age=86400"
+
+
+def test_a_card_without_art_has_none_to_serve(alice: User, client: Client) -> None:
+    card = card_in(alice, "public")
+    assert client.get(art_url(card)).status_code == 404
+
+
+def test_an_unknown_card_has_no_art(db: None, client: Client) -> None:
+    assert client.get(reverse("catalog:card_art", kwargs={"card_id": 999_999})).status_code == 404
+
+
+def test_the_card_page_shows_art_through_the_art_view(alice: User, client: Client) -> None:
+    card = card_in(alice, "public", art=png_bytes())
+    page = client.get(reverse("catalog:card_detail", args=[card.card_set.code, card.slug]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'src="{art_url(card)}"' in html
+    assert card.art.url not in html
+
+
+def test_art_missing_from_storage_is_not_found(alice: User, client: Client) -> None:
+    card = card_in(alice, "public", art=png_bytes())
+    assert card.art.name
+    default_storage.delete(card.art.name)
+    assert client.get(art_url(card)).status_code == 404

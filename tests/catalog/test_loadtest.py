@@ -1,0 +1,120 @@
+"""The load test: a small real run against gunicorn (on the database the suite runs on: SQLite,
+or PostgreSQL in CI's second pass), and its parts that decide the verdict."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+
+from cardsite.loadtest import MIX, AcknowledgedWrite, RunResult, Sample, percentile, summary
+from catalog.management.commands.loadtest import Command
+from catalog.models import CardSet
+from catalog.services import card_create, card_update, set_create
+from tests.factories import monster_document
+
+
+def test_a_small_run_meets_the_budget_and_reports_every_figure(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    result = subprocess.run(
+        [
+            *(sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "loadtest"),
+            *("--clients", "4", "--duration", "20", "--requests", "400"),
+            *("--web-workers", "2", "--threads", "2", "--report", str(report)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=settings.BASE_DIR,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    figures = json.loads(report.read_text())
+    overall = figures["overall"]
+    assert overall["errors"] == 0
+    assert 0 < overall["requests"] <= 400
+    assert overall["throughput_rps"] > 0
+    assert 0 < overall["p50_ms"] <= overall["p95_ms"] <= overall["p99_ms"]
+    assert figures["writes"]["acknowledged"] > 0
+    assert figures["writes"]["lost"] == []
+    # Every kind of request was made (400 requests leave none of ten kinds out).
+    assert set(figures["kinds"]) == set(MIX)
+    assert "Budget met: 0 errors, 0 lost writes." in result.stdout
+    assert "p99 ms" in result.stdout
+
+
+@pytest.fixture
+def own_card(db: None) -> tuple[User, CardSet, int]:
+    user = User.objects.create_user("writer", password="unused-password-1")
+    card_set = set_create(owner=user, code="writer-set", name="Writer set")
+    document = monster_document(name="Written Monster")
+    document["notes"] = "r1"
+    card = card_create(card_set=card_set, actor=user, document=document)
+    document["notes"] = "r2"
+    card_update(card=card, actor=user, document=document, base_revision=1)
+    return user, card_set, card.pk
+
+
+def test_verification_finds_every_acknowledged_write(own_card: tuple[User, CardSet, int]) -> None:
+    _, _, card_id = own_card
+    writes = [
+        AcknowledgedWrite(card_id, 1, "Written Monster", "r1"),
+        AcknowledgedWrite(card_id, 2, "Written Monster", "r2"),
+    ]
+    assert Command()._verify(writes) == []
+
+
+@pytest.mark.parametrize(
+    ("revision", "name", "marker", "problem"),
+    [
+        # A revision the server said it kept but the database does not hold.
+        (3, "Written Monster", "r3", "is at revision 2, not 3"),
+        # The revision is there but holds another document than the one sent.
+        (2, "Written Monster", "r2 lost", "revision 2 is missing or differs"),
+        (2, "Renamed", "r2", "is named 'Written Monster', not 'Renamed'"),
+    ],
+)
+def test_verification_reports_a_lost_write(
+    own_card: tuple[User, CardSet, int], revision: int, name: str, marker: str, problem: str
+) -> None:
+    _, _, card_id = own_card
+    lost = Command()._verify([AcknowledgedWrite(card_id, revision, name, marker)])
+    assert any(problem in line for line in lost), lost
+
+
+def test_verification_reports_a_card_that_is_not_there(db: None) -> None:
+    lost = Command()._verify([AcknowledgedWrite(10**9, 1, "Gone", "r1")])
+    assert lost == [f"card {10**9} is not in the database"]
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 50) == 50.0
+    assert percentile(values, 95) == 95.0
+    assert percentile(values, 99) == 99.0
+    assert percentile([7.0], 99) == 7.0
+    assert percentile([], 50) == 0.0
+
+
+def test_summary_counts_errors_per_kind() -> None:
+    result = RunResult(
+        samples=[
+            Sample("card page", 0.010, True),
+            Sample("card page", 0.030, False),
+            Sample("api create", 0.100, True),
+        ],
+        seconds=2.0,
+    )
+    figures = summary(result)
+    assert figures["overall"]["requests"] == 3
+    assert figures["overall"]["errors"] == 1
+    assert figures["overall"]["throughput_rps"] == 1.5
+    assert figures["kinds"]["card page"] == {
+        "requests": 2,
+        "errors": 1,
+        "p50_ms": 10.0,
+        "p95_ms": 30.0,
+        "p99_ms": 30.0,
+    }

@@ -1,0 +1,224 @@
+"""`manage.py serve`: the production processes (gunicorn, a task worker) started, checked
+and stopped for real, on the test database, with the production settings (DEBUG off)."""
+
+import gzip
+import io
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from catalog.exports.proxies import ProxyOptions
+from catalog.management.commands.loadtest import free_port
+from catalog.management.scratch import loopback_server_environment
+from catalog.models import SimulationStatus
+from catalog.proxy_jobs import ProxySelection, proxy_job_start
+from tests.conftest import CORE_SET
+
+MANAGE = str(Path(django_settings.BASE_DIR) / "manage.py")
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def _wait_until_up(server: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        assert server.poll() is None, log.read_text()
+        try:
+            _get(url)
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"the site did not answer:\n{log.read_text()}")
+
+
+@pytest.fixture
+def site(transactional_db: None, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """The site in production mode on a free loopback port, on the test database."""
+    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
+    env = loopback_server_environment(tmp_path)
+    subprocess.run(
+        [sys.executable, MANAGE, "collectstatic", "--no-input", "-v", "0"], env=env, check=True
+    )
+    port = free_port()
+    log = tmp_path / "serve.log"
+    command = [sys.executable, MANAGE, "serve", "--bind", f"127.0.0.1:{port}"]
+    command += ["--workers", "2", "--threads", "2", "--task-workers", "1"]
+    with log.open("wb") as out:
+        server = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_up(server, f"http://127.0.0.1:{port}/", log)
+        yield {"url": f"http://127.0.0.1:{port}", "server": server, "log": log, "env": env}
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=60)
+
+
+def test_pages_and_compressed_static_files_are_served_with_debug_off(site: dict[str, Any]) -> None:
+    status, headers, body = _get(site["url"] + "/cards/?q=t:monster")
+    assert status == 200
+    assert "Strict-Transport-Security" not in headers  # HTTPS=false on loopback
+    # Static files are addressed by a hash of their content, gzip-compressed when asked.
+    stylesheet = re.search(rb'href="(/static/catalog/site\.[0-9a-f]{12}\.css)"', body)
+    assert stylesheet, body[:500]
+    status, headers, compressed = _get(
+        site["url"] + stylesheet.group(1).decode(), {"Accept-Encoding": "gzip"}
+    )
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert "immutable" in headers["Cache-Control"]
+    source = (Path(django_settings.BASE_DIR) / "catalog/static/catalog/site.css").read_bytes()
+    assert gzip.decompress(compressed) == source
+    # A file under its plain name is found too, without the year-long cache.
+    status, headers, _ = _get(site["url"] + "/static/catalog/site.css")
+    assert status == 200
+    assert "immutable" not in headers.get("Cache-Control", "")
+
+
+def test_the_task_worker_runs_background_jobs_outside_the_web_processes(
+    site: dict[str, Any], settings: Any
+) -> None:
+    # Enqueued here as the web processes do (TASKS_BACKEND=database): a row, run by db_worker.
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    owner = User.objects.create_user("printer", password="unused-password-1")
+    job = proxy_job_start(
+        selection=ProxySelection(names=["Net Troll", "Potted Plant"]),
+        options=ProxyOptions(),
+        actor=owner,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if job.status in (SimulationStatus.DONE, SimulationStatus.FAILED):
+            break
+        time.sleep(0.5)
+    assert job.status == SimulationStatus.DONE, (job.error, site["log"].read_text()[-2000:])
+    # The worker wrote the PDF to the media storage the web processes read from.
+    pdf = Path(site["env"]["MEDIA_ROOT"]) / str(job.pdf.name)
+    assert pdf.read_bytes().startswith(b"%PDF-")
+
+
+def test_sigterm_stops_every_process(site: dict[str, Any]) -> None:
+    server: subprocess.Popen[bytes] = site["server"]
+    server.send_signal(signal.SIGTERM)
+    assert server.wait(timeout=60) == 0
+    with pytest.raises(OSError):
+        _get(site["url"] + "/")
+    assert "Stopped." in site["log"].read_text()
+
+
+def test_serve_stops_everything_when_a_process_dies(transactional_db: None, tmp_path: Path) -> None:
+    env = loopback_server_environment(tmp_path)
+    subprocess.run(
+        [sys.executable, MANAGE, "collectstatic", "--no-input", "-v", "0"], env=env, check=True
+    )
+    # Gunicorn cannot listen on a port that is taken, and exits: serve must not run on without it.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, MANAGE, "serve", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert result.returncode == 1
+    assert "gunicorn stopped by itself" in result.stderr
+
+
+def test_serve_refuses_to_start_without_collected_static_files(
+    transactional_db: None, tmp_path: Path
+) -> None:
+    env = loopback_server_environment(tmp_path)  # STATIC_ROOT is an empty folder
+    result = subprocess.run(
+        [sys.executable, MANAGE, "serve", "--bind", "127.0.0.1:1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "collectstatic" in result.stderr
+
+
+def test_production_settings_send_hsts_and_redirect_to_https() -> None:
+    code = (
+        "import django\nfrom django.conf import settings\ndjango.setup()\n"
+        "print(settings.SECURE_SSL_REDIRECT, settings.SECURE_HSTS_SECONDS,"
+        " settings.STORAGES['staticfiles']['BACKEND'])\n"
+    )
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DJANGO_SETTINGS_MODULE": "cardsite.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": "x" * 50,
+        "ALLOWED_HOSTS": "cards.example",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=django_settings.BASE_DIR,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "True",
+        "31536000",
+        "whitenoise.storage.CompressedManifestStaticFilesStorage",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        (
+            "MEDIA_STORAGE",
+            "nowhere.Storage",
+            "is not an importable storage",
+        ),
+        ("MEDIA_STORAGE_OPTIONS", "{bucket", "MEDIA_STORAGE_OPTIONS is not JSON"),
+        ("MEDIA_STORAGE_OPTIONS", "[1]", "MEDIA_STORAGE_OPTIONS must be a JSON object"),
+        ("HTTPS", "maybe", "HTTPS='maybe' is not a boolean"),
+    ],
+)
+def test_bad_storage_or_https_settings_fail_loudly(variable: str, value: str, message: str) -> None:
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DJANGO_SETTINGS_MODULE": "cardsite.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": "x" * 50,
+        "ALLOWED_HOSTS": "cards.example",
+        variable: value,
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=django_settings.BASE_DIR,
+    )
+    assert result.returncode != 0
+    assert message in result.stderr
