@@ -2,6 +2,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE_SETS = REPO / "fixtures" / "sets"
@@ -17,3 +18,17 @@ def core_set_path() -> Path:
 def fast_password_hashing(settings: Any) -> None:
     """The real hasher is slow on purpose; tests make many users and prove nothing with it."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# The two users of most tests: one who owns things, one who tries to reach them.
+PASSWORD = "correct-horse-battery-9"
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return User.objects.create_user("alice", password=PASSWORD)
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return User.objects.create_user("bob", password=PASSWORD)

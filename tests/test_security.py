@@ -47,11 +47,6 @@ def core(db: None) -> None:
     call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
 
 
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="correct-horse-battery-9")
-
-
 # --------------------------------------------------------------------------------------------
 # Headers
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from django.urls import NoReverseMatch, reverse
 
 from accounts.forms import RESERVED_USERNAMES
 from catalog.models import CardSet
-from tests.accounts.conftest import PASSWORD
+from tests.conftest import PASSWORD
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse

@@ -29,16 +29,6 @@ def form_data(document: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
 def her_set(alice: User) -> CardSet:
     return set_create(owner=alice, code="alices-set", name="Alice's Set")
 

@@ -62,16 +62,6 @@ def core_catalog(db: None) -> None:
     call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
 
 
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="correct-horse-battery-9")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob", password="correct-horse-battery-9")
-
-
 def make_card(owner: User, visibility: str = "public", level: int = 3) -> Card:
     card_set = set_create(owner=owner, code="my-set", name="My Set", visibility=visibility)
     return card_create(card_set=card_set, actor=owner, document=monster_document(level=level))

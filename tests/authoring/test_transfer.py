@@ -46,16 +46,6 @@ OFFICIAL_SET_FILES = sorted(FIXTURE_SETS.glob("munchkin-*.yaml"))
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob")
-
-
 @pytest.fixture(scope="module")
 def core_documents() -> list[dict[str, Any]]:
     """One core card of each of several kinds (not only monsters), as stored documents."""

@@ -27,16 +27,6 @@ def _fresh_throttles() -> Iterator[None]:
     cache.clear()
 
 
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob")
-
-
 def logged_in(user: User) -> APIClient:
     client = APIClient()
     client.force_login(user)

@@ -27,16 +27,6 @@ def _fresh_throttles() -> Iterator[None]:
 
 
 @pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob")
-
-
-@pytest.fixture
 def staff(db: None) -> User:
     return User.objects.create_user("stella", is_staff=True)
 

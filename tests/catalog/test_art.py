@@ -22,16 +22,6 @@ def media_in_tmp(settings: Any, tmp_path: Path) -> None:
     settings.MEDIA_ROOT = tmp_path
 
 
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob", password="pw-bob-123")
-
-
 def png_bytes() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (30, 42), "#3a6ea5").save(out, "PNG")

@@ -32,11 +32,6 @@ def catalog(db: None) -> None:
     call_command("load_catalog", stdout=io.StringIO())
 
 
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="pw")
-
-
 def test_export_pack_core_and_booty_validates_against_the_published_schema(
     catalog: None, tmp_path: Path
 ) -> None:

@@ -90,16 +90,6 @@ def make_pack(owner: User | None = None, *codes: str) -> Pack:
 
 
 @pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
 def immediate(settings: Any) -> None:
     settings.TASKS = IMMEDIATE
 
