@@ -3,6 +3,7 @@ and stopped for real, on the test database, with the production settings (DEBUG 
 
 import gzip
 import io
+import os
 import re
 import signal
 import socket
@@ -64,7 +65,10 @@ def site(transactional_db: None, tmp_path: Path) -> Iterator[dict[str, Any]]:
     command = [sys.executable, MANAGE, "serve", "--bind", f"127.0.0.1:{port}"]
     command += ["--workers", "2", "--threads", "2", "--task-workers", "1"]
     with log.open("wb") as out:
-        server = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+        # A process group of its own, as a terminal gives it (Ctrl-C signals the whole group).
+        server = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         _wait_until_up(server, f"http://127.0.0.1:{port}/", log)
         yield {"url": f"http://127.0.0.1:{port}", "server": server, "log": log, "env": env}
@@ -125,6 +129,14 @@ def test_sigterm_stops_every_process(site: dict[str, Any]) -> None:
     with pytest.raises(OSError):
         _get(site["url"] + "/")
     assert "Stopped." in site["log"].read_text()
+
+
+def test_ctrl_c_stops_every_process_as_asked_not_as_a_crash(site: dict[str, Any]) -> None:
+    server: subprocess.Popen[bytes] = site["server"]
+    os.killpg(server.pid, signal.SIGINT)  # what a terminal does: gunicorn and workers get it too
+    assert server.wait(timeout=60) == 0
+    assert "Stopped." in site["log"].read_text()
+    assert "stopped by itself" not in site["log"].read_text()
 
 
 def test_serve_stops_everything_when_a_process_dies(transactional_db: None, tmp_path: Path) -> None:

@@ -61,6 +61,11 @@ class Command(BaseCommand):
             while not stopping:
                 ended = [(name, p) for name, p in children if p.poll() is not None]
                 if ended:
+                    # Ctrl-C reaches the children too and they may be gone before our own
+                    # handler has run: that is a stop asked for, not a crash.
+                    time.sleep(0.5)
+                    if stopping:
+                        break
                     name, process = ended[0]
                     raise CommandError(
                         f"{name} stopped by itself (exit {process.returncode}); "
