@@ -76,6 +76,7 @@ serve: setup ## production mode on this machine: collectstatic, migrate, gunicor
 	@export DEBUG=$${DEBUG:-false} TASKS_BACKEND=$${TASKS_BACKEND:-database}; \
 	  $(PY) manage.py collectstatic --no-input -v 0 && \
 	  $(PY) manage.py migrate --no-input && \
+	  $(PY) manage.py createcachetable && \
 	  $(PY) manage.py load_catalog && \
 	  exec $(PY) manage.py serve --bind $(HOST):$(PORT)
 

@@ -278,12 +278,24 @@ if _task_backend not in _TASK_BACKENDS:
 _task_options = {"max_workers": env_int("TASKS_THREADS", 2)} if _task_backend == "thread" else {}
 TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "OPTIONS": _task_options}}
 
-# "default" is Django's own default (a per-process memory cache), written out so that a second
-# cache can sit beside it. "faces": the 300-DPI card faces of the proxy sheets, as JPEG, keyed
-# by document hash and renderer version; on disk so that they outlive the process (a warm
-# `print_proxies` run renders nothing).
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+# "default" holds the API's write-throttle counts. CACHE=memory (the default): per process,
+# nothing to set up, but with N web processes a user may write N times API_WRITE_RATE.
+# CACHE=database: one table (`manage.py createcachetable`) that every process and machine
+# shares, so the limit holds exactly. "faces": the rendered card faces (page PNGs and the
+# proxy sheets' 300-DPI JPEGs), keyed by document hash and renderer version; on disk, shared
+# by the processes of a machine and outliving them (a warm `print_proxies` renders nothing).
+_CACHE_BACKENDS = {
+    "memory": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "database": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "cardsite_cache",
+    },
+}
+_cache = env_str("CACHE", "memory") or "memory"
+if _cache not in _CACHE_BACKENDS:
+    raise ImproperlyConfigured(f"CACHE={_cache!r} is not one of {', '.join(_CACHE_BACKENDS)}.")
+CACHES: dict[str, dict[str, Any]] = {
+    "default": _CACHE_BACKENDS[_cache],
     "faces": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": str(env_path("FACE_CACHE_DIR", BASE_DIR / ".cache" / "faces")),

@@ -20,10 +20,11 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 
 from catalog.exports.proxies import ProxyOptions
 from catalog.management.commands.loadtest import free_port
-from catalog.management.scratch import loopback_server_environment
+from catalog.management.scratch import loopback_server_environment, prepare_loopback_site
 from catalog.models import SimulationStatus
 from catalog.proxy_jobs import ProxySelection, proxy_job_start
 from tests.conftest import CORE_SET
@@ -57,9 +58,7 @@ def site(transactional_db: None, tmp_path: Path) -> Iterator[dict[str, Any]]:
     """The site in production mode on a free loopback port, on the test database."""
     call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
     env = loopback_server_environment(tmp_path)
-    subprocess.run(
-        [sys.executable, MANAGE, "collectstatic", "--no-input", "-v", "0"], env=env, check=True
-    )
+    prepare_loopback_site(env)
     port = free_port()
     log = tmp_path / "serve.log"
     command = [sys.executable, MANAGE, "serve", "--bind", f"127.0.0.1:{port}"]
@@ -141,9 +140,7 @@ def test_ctrl_c_stops_every_process_as_asked_not_as_a_crash(site: dict[str, Any]
 
 def test_serve_stops_everything_when_a_process_dies(transactional_db: None, tmp_path: Path) -> None:
     env = loopback_server_environment(tmp_path)
-    subprocess.run(
-        [sys.executable, MANAGE, "collectstatic", "--no-input", "-v", "0"], env=env, check=True
-    )
+    prepare_loopback_site(env)
     # Gunicorn cannot listen on a port that is taken, and exits: serve must not run on without it.
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -173,6 +170,26 @@ def test_serve_refuses_to_start_without_collected_static_files(
     )
     assert result.returncode == 1
     assert "collectstatic" in result.stderr
+
+
+def test_serve_refuses_to_start_without_the_shared_cache_table(
+    transactional_db: None, tmp_path: Path
+) -> None:
+    env = loopback_server_environment(tmp_path)  # CACHE=database
+    with connection.cursor() as cursor:  # an earlier test's site made it; flushes keep tables
+        cursor.execute("DROP TABLE IF EXISTS cardsite_cache")
+    subprocess.run(
+        [sys.executable, MANAGE, "collectstatic", "--no-input", "-v", "0"], env=env, check=True
+    )
+    result = subprocess.run(
+        [sys.executable, MANAGE, "serve", "--bind", "127.0.0.1:1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "createcachetable" in result.stderr
 
 
 def test_production_settings_send_hsts_and_redirect_to_https() -> None:
@@ -214,6 +231,7 @@ def test_production_settings_send_hsts_and_redirect_to_https() -> None:
         ("MEDIA_STORAGE_OPTIONS", "{bucket", "MEDIA_STORAGE_OPTIONS is not JSON"),
         ("MEDIA_STORAGE_OPTIONS", "[1]", "MEDIA_STORAGE_OPTIONS must be a JSON object"),
         ("HTTPS", "maybe", "HTTPS='maybe' is not a boolean"),
+        ("CACHE", "redis", "CACHE='redis' is not one of memory, database"),
     ],
 )
 def test_bad_storage_or_https_settings_fail_loudly(variable: str, value: str, message: str) -> None:

@@ -35,7 +35,11 @@ from tqdm import tqdm
 
 from accounts.services import token_create
 from cardsite.loadtest import WRITE_KINDS, AcknowledgedWrite, Targets, run_clients, summary
-from catalog.management.scratch import loopback_server_environment, scratch_database
+from catalog.management.scratch import (
+    loopback_server_environment,
+    prepare_loopback_site,
+    scratch_database,
+)
 from catalog.models import Card, CardRevision, Visibility
 from catalog.selectors import face_key
 from catalog.services import catalog_load, default_fixture_paths, set_create
@@ -63,7 +67,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Scratch database: {connection.vendor} {self._where()}")
             targets = self._prepare(options["clients"])
             env = loopback_server_environment(scratch)
-            self._collect_static(env)
+            prepare_loopback_site(env)
             targets = replace(targets, static_paths=self._static_paths(env))
             port = free_port()
             server = self._start_server(env, port, options, scratch)
@@ -118,14 +122,6 @@ class Command(BaseCommand):
             static_paths=[],
             writers=writers,
             templates=templates,
-        )
-
-    def _collect_static(self, env: dict[str, str]) -> None:
-        subprocess.run(
-            [sys.executable, MANAGE, "collectstatic", "--no-input", "-v", "0"],
-            env=env,
-            check=True,
-            cwd=settings.BASE_DIR,
         )
 
     def _static_paths(self, env: dict[str, str]) -> list[str]:

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -79,10 +79,17 @@ class Command(BaseCommand):
     def _refuse_unready_site(self) -> None:
         executor = MigrationExecutor(connection)
         pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        tables = set(connection.introspection.table_names())
         connection.close()  # the children open their own; none is kept across the fork
         if pending:
             raise CommandError(
                 f"{len(pending)} migrations are not applied: run `python manage.py migrate` first"
+            )
+        cache = cast(dict[str, str], settings.CACHES["default"])
+        if cache["BACKEND"].endswith("DatabaseCache") and cache["LOCATION"] not in tables:
+            raise CommandError(
+                f"the cache table {cache['LOCATION']} is missing (CACHE=database): "
+                "run `python manage.py createcachetable` first"
             )
         storage = settings.STORAGES["staticfiles"]["BACKEND"]
         manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
