@@ -41,6 +41,31 @@ def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str
         return error.code, dict(error.headers), error.read()
 
 
+def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, MANAGE, *args], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def _production_python(code: str, **variables: str) -> subprocess.CompletedProcess[str]:
+    """Python run with the production settings (DEBUG off) and `variables` on top."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DJANGO_SETTINGS_MODULE": "cardsite.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": "x" * 50,
+        "ALLOWED_HOSTS": "cards.example",
+        **variables,
+    }
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=django_settings.BASE_DIR,
+    )
+
+
 def _wait_until_up(server: subprocess.Popen[bytes], url: str, log: Path) -> None:
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -146,13 +171,7 @@ def test_serve_stops_everything_when_a_process_dies(transactional_db: None, tmp_
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run(
-            [sys.executable, MANAGE, "serve", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        result = _manage(env, "serve", "--bind", f"127.0.0.1:{port}", "--workers", "1")
     assert result.returncode == 1
     assert "gunicorn stopped by itself" in result.stderr
 
@@ -161,13 +180,7 @@ def test_serve_refuses_to_start_without_collected_static_files(
     transactional_db: None, tmp_path: Path
 ) -> None:
     env = loopback_server_environment(tmp_path)  # STATIC_ROOT is an empty folder
-    result = subprocess.run(
-        [sys.executable, MANAGE, "serve", "--bind", "127.0.0.1:1"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _manage(env, "serve", "--bind", "127.0.0.1:1")
     assert result.returncode == 1
     assert "collectstatic" in result.stderr
 
@@ -178,16 +191,8 @@ def test_serve_refuses_to_start_without_the_shared_cache_table(
     env = loopback_server_environment(tmp_path)  # CACHE=database
     with connection.cursor() as cursor:  # an earlier test's site made it; flushes keep tables
         cursor.execute("DROP TABLE IF EXISTS cardsite_cache")
-    subprocess.run(
-        [sys.executable, MANAGE, "collectstatic", "--no-input", "-v", "0"], env=env, check=True
-    )
-    result = subprocess.run(
-        [sys.executable, MANAGE, "serve", "--bind", "127.0.0.1:1"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    assert _manage(env, "collectstatic", "--no-input", "-v", "0").returncode == 0
+    result = _manage(env, "serve", "--bind", "127.0.0.1:1")
     assert result.returncode == 1
     assert "createcachetable" in result.stderr
 
@@ -198,20 +203,7 @@ def test_production_settings_send_hsts_and_redirect_to_https() -> None:
         "print(settings.SECURE_SSL_REDIRECT, settings.SECURE_HSTS_SECONDS,"
         " settings.STORAGES['staticfiles']['BACKEND'])\n"
     )
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "DJANGO_SETTINGS_MODULE": "cardsite.settings",
-        "DEBUG": "false",
-        "SECRET_KEY": "x" * 50,
-        "ALLOWED_HOSTS": "cards.example",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=django_settings.BASE_DIR,
-    )
+    result = _production_python(code)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "True",
@@ -223,11 +215,7 @@ def test_production_settings_send_hsts_and_redirect_to_https() -> None:
 @pytest.mark.parametrize(
     ("variable", "value", "message"),
     [
-        (
-            "MEDIA_STORAGE",
-            "nowhere.Storage",
-            "is not an importable storage",
-        ),
+        ("MEDIA_STORAGE", "nowhere.Storage", "is not an importable storage"),
         ("MEDIA_STORAGE_OPTIONS", "{bucket", "MEDIA_STORAGE_OPTIONS is not JSON"),
         ("MEDIA_STORAGE_OPTIONS", "[1]", "MEDIA_STORAGE_OPTIONS must be a JSON object"),
         ("HTTPS", "maybe", "HTTPS='maybe' is not a boolean"),
@@ -235,20 +223,6 @@ def test_production_settings_send_hsts_and_redirect_to_https() -> None:
     ],
 )
 def test_bad_storage_or_https_settings_fail_loudly(variable: str, value: str, message: str) -> None:
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "DJANGO_SETTINGS_MODULE": "cardsite.settings",
-        "DEBUG": "false",
-        "SECRET_KEY": "x" * 50,
-        "ALLOWED_HOSTS": "cards.example",
-        variable: value,
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=django_settings.BASE_DIR,
-    )
+    result = _production_python("import django; django.setup()", **{variable: value})
     assert result.returncode != 0
     assert message in result.stderr
