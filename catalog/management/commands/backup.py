@@ -27,6 +27,29 @@ FORMAT = "munchkin-cardsite-backup"
 VERSION = 1
 # The lists of a backup, in the order they are restored; the header counts each one.
 SECTIONS = ("users", "sets", "cards", "revisions", "scenarios", "packs")
+# A card's columns that are written and read back as they are (the rest need a conversion:
+# its set by code, art by file name, times as text); `restore` reads the same list.
+CARD_FIELDS = (
+    "name",
+    "slug",
+    "document",
+    "document_hash",
+    "language_version",
+    "deck",
+    "kind",
+    "copies",
+    "level",
+    "treasures",
+    "levels_gained",
+    "bonus",
+    "gold",
+    "slot",
+    "big",
+    "tags",
+    "encoding",
+    "text",
+    "revision",
+)
 
 
 def stamp(value: datetime | None) -> str | None:
@@ -77,25 +100,7 @@ def backup_data() -> dict[str, Any]:
             {
                 "id": c.pk,  # links revisions and scenarios; a restore gives new ids
                 "set": c.card_set.code,
-                "name": c.name,
-                "slug": c.slug,
-                "document": c.document,
-                "document_hash": c.document_hash,
-                "language_version": c.language_version,
-                "deck": c.deck,
-                "kind": c.kind,
-                "copies": c.copies,
-                "level": c.level,
-                "treasures": c.treasures,
-                "levels_gained": c.levels_gained,
-                "bonus": c.bonus,
-                "gold": c.gold,
-                "slot": c.slot,
-                "big": c.big,
-                "tags": c.tags,
-                "encoding": c.encoding,
-                "text": c.text,
-                "revision": c.revision,
+                **{name: getattr(c, name) for name in CARD_FIELDS},
                 "art": c.art.name or "",  # the file's name on the media storage only
                 "deleted_at": stamp(c.deleted_at),
                 "created_at": stamp(c.created_at),

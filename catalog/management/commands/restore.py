@@ -21,7 +21,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from authoring.models import CardScenario
-from catalog.management.commands.backup import FORMAT, SECTIONS, VERSION
+from catalog.management.commands.backup import CARD_FIELDS, FORMAT, SECTIONS, VERSION
 from catalog.models import Card, CardRevision, CardSet, Pack
 from catalog.services import _index
 from validator.engine.cards import parse_card
@@ -157,25 +157,7 @@ def restore_data(data: Mapping[str, Any]) -> dict[str, int]:
             [
                 Card(
                     card_set=set_by_code[c["set"]],
-                    name=c["name"],
-                    slug=c["slug"],
-                    document=c["document"],
-                    document_hash=c["document_hash"],
-                    language_version=c["language_version"],
-                    deck=c["deck"],
-                    kind=c["kind"],
-                    copies=c["copies"],
-                    level=c["level"],
-                    treasures=c["treasures"],
-                    levels_gained=c["levels_gained"],
-                    bonus=c["bonus"],
-                    gold=c["gold"],
-                    slot=c["slot"],
-                    big=c["big"],
-                    tags=c["tags"],
-                    encoding=c["encoding"],
-                    text=c["text"],
-                    revision=c["revision"],
+                    **{name: c[name] for name in CARD_FIELDS},
                     art=c["art"],
                     deleted_at=_time(c["deleted_at"]),
                 )
