@@ -37,6 +37,8 @@ MIX: dict[str, int] = {
     "api update": 5,
     "home page": 4,
 }
+KINDS = list(MIX)
+WEIGHTS = [MIX[kind] for kind in KINDS]
 WRITE_KINDS = ("api create", "api update")
 REQUEST_TIMEOUT_SECONDS = 30.0
 
@@ -67,8 +69,8 @@ class Targets:
     faces: list[str]
     card_ids: list[int]
     static_paths: list[str]
-    # One (username, token, set code) per client: each writes only into its own set.
-    writers: list[tuple[str, str, str]]
+    # One (API token, set code) per client: each writes only into its own set.
+    writers: list[tuple[str, str]]
     # Valid card documents to copy for new cards.
     templates: list[dict[str, Any]]
 
@@ -137,15 +139,11 @@ class _Client:
         self.budget = budget
         self.result = result
         self.lock = lock
-        self.username, self.token, self.set_code = targets.writers[number]
+        self.token, self.set_code = targets.writers[number]
         self.connection = self._connect()
         # The client's own cards: id -> (revision, document), from acknowledged answers only.
         self.cards: dict[int, tuple[int, dict[str, Any]]] = {}
         self.created = 0
-        kinds = list(MIX)
-        self.choose: Callable[[], str] = lambda: self.random.choices(
-            kinds, weights=[MIX[k] for k in kinds]
-        )[0]
 
     def _connect(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT_SECONDS)
@@ -153,7 +151,7 @@ class _Client:
     def run(self) -> None:
         try:
             while self.budget.take():
-                self.one(self.choose())
+                self.one(self.random.choices(KINDS, weights=WEIGHTS)[0])
         finally:
             self.connection.close()
 
@@ -176,15 +174,17 @@ class _Client:
             return "/cards/?q=" + quote(pick(QUERIES), safe="")
         if kind == "api search":
             return "/api/cards/?q=" + quote(pick(QUERIES), safe="")
-        paths = {
-            "home page": "/",
-            "api sets": "/api/sets/",
-            "card page": pick(targets.card_pages),
-            "face image": pick(targets.faces),
-            "api card": f"/api/cards/{pick(targets.card_ids)}/",
-            "static file": pick(targets.static_paths),
+        if kind == "api card":
+            return f"/api/cards/{pick(targets.card_ids)}/"
+        fixed = {"home page": "/", "api sets": "/api/sets/"}
+        if kind in fixed:
+            return fixed[kind]
+        choices = {
+            "card page": targets.card_pages,
+            "face image": targets.faces,
+            "static file": targets.static_paths,
         }
-        return paths[kind]
+        return pick(choices[kind])
 
     def _create(self) -> None:
         self.created += 1

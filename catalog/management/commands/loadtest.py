@@ -22,7 +22,6 @@ import time
 import urllib.error
 import urllib.request
 from collections import defaultdict
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -65,10 +64,9 @@ class Command(BaseCommand):
             raise CommandError("--clients, --requests and --duration must be positive")
         with scratch_database(purpose="loadtest") as scratch:
             self.stdout.write(f"Scratch database: {connection.vendor} {self._where()}")
-            targets = self._prepare(options["clients"])
             env = loopback_server_environment(scratch)
             prepare_loopback_site(env)
-            targets = replace(targets, static_paths=self._static_paths(env))
+            targets = self._prepare(options["clients"], self._static_paths(env))
             port = free_port()
             server = self._start_server(env, port, options, scratch)
             try:
@@ -94,7 +92,7 @@ class Command(BaseCommand):
         name = str(connection.settings_dict["NAME"])
         return name if connection.vendor != "sqlite" else f"{name} (WAL)"
 
-    def _prepare(self, clients: int) -> Targets:
+    def _prepare(self, clients: int, static_paths: list[str]) -> Targets:
         self.stdout.write("Loading the catalog and making one user, token and set per client…")
         catalog_load(paths=default_fixture_paths(settings.CATALOG_FIXTURES_DIR))
         writers = []
@@ -108,7 +106,7 @@ class Command(BaseCommand):
                     name=f"Load test set {n}",
                     visibility=Visibility.PUBLIC,
                 )
-            writers.append((user.username, key, card_set.code))
+            writers.append((key, card_set.code))
         cards = list(Card.objects.select_related("card_set").order_by("pk"))
         templates = [
             c.document
@@ -119,7 +117,7 @@ class Command(BaseCommand):
             card_pages=[f"/sets/{c.card_set.code}/{quote(c.slug)}/" for c in cards],
             faces=[f"/faces/{c.pk}/{face_key(c)}.png" for c in cards],
             card_ids=[c.pk for c in cards],
-            static_paths=[],
+            static_paths=static_paths,
             writers=writers,
             templates=templates,
         )
