@@ -1,4 +1,5 @@
-"""Small valid documents for tests, changed by keyword arguments."""
+"""Small valid documents for tests, changed by keyword arguments (no Django: the engine's
+tests use them too; rows in the database are made by tests/catalog/factories.py)."""
 
 from typing import Any
 

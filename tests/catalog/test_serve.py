@@ -27,6 +27,7 @@ from catalog.management.commands.loadtest import free_port
 from catalog.management.scratch import loopback_server_environment, prepare_loopback_site
 from catalog.models import SimulationStatus
 from catalog.proxy_jobs import ProxySelection, proxy_job_start
+from tests.catalog.factories import card_in, png_bytes
 from tests.conftest import CORE_SET
 
 MANAGE = str(Path(django_settings.BASE_DIR) / "manage.py")
@@ -121,6 +122,18 @@ def test_pages_and_compressed_static_files_are_served_with_debug_off(site: dict[
     status, headers, _ = _get(site["url"] + "/static/catalog/site.css")
     assert status == 200
     assert "immutable" not in headers.get("Cache-Control", "")
+
+
+def test_art_is_served_by_the_production_server_from_its_storage(
+    site: dict[str, Any], settings: Any, alice: User
+) -> None:
+    # Written here into the folder the server's storage reads (its MEDIA_ROOT).
+    settings.MEDIA_ROOT = site["env"]["MEDIA_ROOT"]
+    card = card_in(alice, "public", art=png_bytes())
+    status, headers, body = _get(f"{site['url']}/cards/{card.pk}/art")
+    assert status == 200
+    assert headers["Content-Type"] == "image/png"
+    assert body == png_bytes()
 
 
 def test_the_task_worker_runs_background_jobs_outside_the_web_processes(
