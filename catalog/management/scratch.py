@@ -1,5 +1,5 @@
 """A scratch database for benchmarks, made by Django's own test-database machinery: a
-temporary SQLite file (or `keep`, reused and kept), or `test_<name>` on PostgreSQL. The
+temporary SQLite file (or `keep`, reused and kept), or `<name>_<purpose>` on PostgreSQL. The
 configured database is never touched."""
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from django.db import connection
 def scratch_database(keep: Path | None = None, purpose: str = "bench") -> Iterator[Path]:
     """Run the body against a fresh database; yields a scratch folder for files.
 
-    On PostgreSQL the database is `<name>_<purpose>`, so that it never takes the name of the
-    test suite's own `test_<name>` (the load test runs inside the test suite too)."""
+    On PostgreSQL the database is `<name>_<purpose>`, never the test suite's own `test_<name>`
+    (the load test and the benchmarks also run inside the test suite)."""
     with tempfile.TemporaryDirectory(prefix=f"cardsite-{purpose}-") as scratch:
         if connection.vendor == "sqlite":
             path = keep.resolve() if keep else Path(scratch) / f"{purpose}.sqlite3"
             connection.settings_dict["TEST"]["NAME"] = str(path)
-        elif purpose != "bench":
+        else:
             name = connection.settings_dict["NAME"]
             connection.settings_dict["TEST"]["NAME"] = f"{name}_{purpose}"
         old_name = connection.creation.create_test_db(

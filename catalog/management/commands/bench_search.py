@@ -1,7 +1,7 @@
 """Benchmark: search through the API over a generated catalog of 100,000 cards.
 
 The catalog is built in a scratch database made by Django's own test-database machinery
-(a temporary file on SQLite, `test_<name>` on PostgreSQL), so the configured database is never
+(a temporary file on SQLite, `<name>_bench` on PostgreSQL), so the configured database is never
 touched. The official sets are loaded, then custom sets are generated from them: every
 generated card copies an official card's document (kind, effect, tags, facets) under a new
 name, with its numbers varied and a sentence of flavour added to its text.
@@ -147,7 +147,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         keep = options["database_file"]
         if keep and connection.vendor != "sqlite":
-            raise CommandError("--database-file is for SQLite (PostgreSQL uses test_<name>)")
+            raise CommandError("--database-file is for SQLite (PostgreSQL uses <name>_bench)")
         with scratch_database(Path(keep) if keep else None):
             self.run(options)
 
