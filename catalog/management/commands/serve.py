@@ -116,14 +116,12 @@ class Command(BaseCommand):
             (f"task worker {n + 1}", subprocess.Popen(worker, cwd=settings.BASE_DIR))
             for n in range(task_workers)
         ]
-        where = (
-            f"{task_workers} task worker process(es)"
-            if task_workers
-            else "background tasks inside the web processes (TASKS_BACKEND=database "
-            "moves them to worker processes)"
-            if backend != DATABASE_BACKEND
-            else "no task worker here: run `python manage.py db_worker` elsewhere"
-        )
+        if backend != DATABASE_BACKEND:
+            where = "background tasks inside the web processes (TASKS_BACKEND=database moves them)"
+        elif task_workers:
+            where = f"{task_workers} task worker process(es)"
+        else:
+            where = "no task worker here: run `python manage.py db_worker` elsewhere"
         self.stdout.write(
             f"Serving on http://{options['bind']}/ with gunicorn; {where}; "
             f"media on {settings.STORAGES['default']['BACKEND']}. Ctrl-C stops."
