@@ -17,7 +17,7 @@ from typing import Any, Literal
 import yaml
 
 from validator.checks import check_card
-from validator.engine.cards import (
+from validator.engine import (
     CARD_TYPES,
     KINDS,
     CardBase,
@@ -27,8 +27,8 @@ from validator.engine.cards import (
     line_for,
     parse_card,
     read_yaml,
+    render_lines,
 )
-from validator.engine.text import render_lines
 
 IDENTITY_FIELDS = ("name", "kind", "deck", "copies")
 FieldType = Literal["int", "bool", "choice"]

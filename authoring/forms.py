@@ -13,7 +13,7 @@ from PIL import Image
 
 from authoring.editor import STAT_FIELDS, StatField
 from catalog.models import CardSet, Visibility
-from validator.engine.cards import KINDS
+from validator.engine import KINDS
 
 RESERVED_CODES = ("new", "import")
 

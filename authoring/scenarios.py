@@ -30,15 +30,18 @@ from authoring.models import CardScenario, ScenarioStatus
 from catalog.models import Card, CardSet
 from catalog.permissions import can_edit_set
 from catalog.selectors import catalog_card_library
-from validator.engine import scenario as scenario_runner
-from validator.engine.cards import CardDocumentError, DocumentError, line_for, read_yaml
-from validator.engine.scenario import (
+from validator.engine import (
+    CardDocumentError,
     CardLibrary,
+    DocumentError,
     ScenarioDocument,
     ScenarioError,
+    line_for,
     parse_scenario,
+    read_yaml,
     run_scenario,
 )
+from validator.engine import scenario as scenario_runner
 
 logger = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from catalog.services import (
     card_update,
     set_create,
 )
-from validator.engine.cards import (
+from validator.engine import (
     CardBase,
     CardDocumentError,
     DocumentError,

@@ -19,7 +19,7 @@ from catalog import selectors as catalog_selectors
 from catalog import services
 from catalog.models import Card, CardSet
 from catalog.services import StaleRevisionError
-from validator.engine.cards import CardDocumentError
+from validator.engine import CardDocumentError
 
 
 def _user(request: HttpRequest) -> Any:

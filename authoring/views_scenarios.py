@@ -18,7 +18,7 @@ from authoring.models import CardScenario
 from catalog.models import Card
 from catalog.permissions import can_edit_set
 from catalog.selectors import CardDetail, card_detail
-from validator.engine.cards import CardDocumentError
+from validator.engine import CardDocumentError
 
 EXAMPLE = """\
 name: A Level 5 player beats it

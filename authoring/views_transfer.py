@@ -19,7 +19,7 @@ from catalog.exports.set_yaml import SetYamlExporter
 from catalog.models import CardSet, Visibility
 from catalog.permissions import is_public
 from catalog.services import SetError, StaleRevisionError
-from validator.engine.cards import CardDocumentError
+from validator.engine import CardDocumentError
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 MAX_IMPORT_LABEL = "2 MB"

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from validator.engine.cards import CHARACTER_KINDS, CardBase, MonsterCard
+from validator.engine import CHARACTER_KINDS, CardBase, MonsterCard
 
 # Cards printed in several sets under one name are the same generic card (Wandering Monster,
 # Go Up a Level cards, ...): a blend of those sets holds them more than once.

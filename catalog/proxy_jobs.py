@@ -27,7 +27,7 @@ from catalog.exports.proxies import (
 )
 from catalog.models import ProxyJob, SimulationStatus
 from catalog.selectors import pack_get
-from validator.engine.pack import parse_pack
+from validator.engine import parse_pack
 
 logger = logging.getLogger(__name__)
 

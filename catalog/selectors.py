@@ -12,9 +12,14 @@ from django.http import Http404
 
 from catalog.models import Card, CardSet, Pack
 from validator.checks import SUMMARY_KEYS, CardReport, coverage
-from validator.engine.cards import CardBase, nearest_word, parse_card
-from validator.engine.scenario import CardLibrary
-from validator.engine.text import render_lines, slot_label
+from validator.engine import (
+    CardBase,
+    CardLibrary,
+    nearest_word,
+    parse_card,
+    render_lines,
+    slot_label,
+)
 from validator.models import CardCheck
 from validator.selectors import checks_for
 

@@ -24,7 +24,7 @@ from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag, Pack
 from catalog.permissions import can_edit_set
 from catalog.search.facets import card_facets
 from catalog.selectors import PackBuildError, pack_candidates, pack_sets
-from validator.engine.cards import (
+from validator.engine import (
     LANGUAGE_VERSION,
     CardBase,
     CardDocumentError,
@@ -36,8 +36,8 @@ from validator.engine.cards import (
     load_set_file,
     parse_card,
     read_yaml,
+    render_text,
 )
-from validator.engine.text import render_text
 
 
 class CatalogLoadError(Exception):
@@ -579,7 +579,7 @@ def pack_build(
     except validation reports."""
     from catalog.blend import PackCard, blend_report
     from validator.checks import check_version
-    from validator.engine.pack import build_pack
+    from validator.engine import build_pack
     from validator.models import CardCheck
     from validator.services import cards_validate
 
@@ -708,7 +708,7 @@ def pack_import(*, actor: Actor | None, text: str, source: str) -> list[CardSet]
 
     With an actor, the sets become that user's private custom sets; with None (a command
     run by the site's operator), official sets stay official."""
-    from validator.engine.pack import parse_pack
+    from validator.engine import parse_pack
 
     parsed = read_yaml(text, source)  # JSON is YAML too; errors carry their line
     pack = parse_pack(parsed.data, source, parsed.lines)  # PackError names each path

@@ -22,8 +22,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from catalog.models import Pack, PackSimulation, SimulationStatus
-from validator.engine.game import simulate
-from validator.engine.pack import PackError, parse_pack
+from validator.engine import PackError, parse_pack, simulate
 
 logger = logging.getLogger(__name__)
 

@@ -240,7 +240,7 @@ def pack_download(request: HttpRequest, pack_id: int, fmt: str) -> HttpResponse:
     pack = selectors.pack_get(pack_id=pack_id, viewer=request.user)
     if fmt == "tts":
         from catalog.exports.tts import TabletopSimulatorExporter
-        from validator.engine.pack import parse_pack
+        from validator.engine import parse_pack
 
         filename, content_type, content = TabletopSimulatorExporter().render(
             pack=parse_pack(pack.document)

@@ -35,7 +35,7 @@ from catalog.services import SetError, card_create, pack_build, pack_create, set
 from tests.authoring.test_scenarios import WINS
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
-from validator.engine.cards import CardDocumentError
+from validator.engine import CardDocumentError
 
 REPO = Path(__file__).resolve().parent.parent
 PAGE = "/"

@@ -26,14 +26,15 @@ from typing import Any
 
 import yaml
 
-from validator.engine import ENGINE_VERSION
-from validator.engine.cards import (
+from validator.engine import (
     CHARACTER_KINDS,
+    ENGINE_VERSION,
     Ability,
     AddMonster,
     AllOf,
     AnyOf,
     AutomaticEscape,
+    AxisCondition,
     BeforeCombat,
     BonusesUsed,
     Bribe,
@@ -42,6 +43,7 @@ from validator.engine.cards import (
     CannotEscape,
     CardBase,
     CardDocumentError,
+    CardLibrary,
     CarryItem,
     ChangeCharacterCard,
     ChangeDieRoll,
@@ -105,6 +107,8 @@ from validator.engine.cards import (
     RivalsTake,
     Roll,
     RunAway,
+    ScenarioDocument,
+    ScenarioError,
     SetLevel,
     SexIs,
     StealItem,
@@ -116,16 +120,10 @@ from validator.engine.cards import (
     UsedTag,
     Wearing,
     WinsTies,
-    _AxisCondition,
     parse_card,
-)
-from validator.engine.scenario import (
-    CardLibrary,
-    ScenarioDocument,
-    ScenarioError,
+    render_text,
     run_scenario,
 )
-from validator.engine.text import render_text
 
 CHECKS_VERSION = "9"
 
@@ -518,10 +516,10 @@ ITEM_FACTS: dict[str, dict[str, Any]] = {
 def _holds(condition: ConditionBase | None, who: Victim | Seat) -> bool | None:
     if condition is None:
         return True
-    if isinstance(condition, _AxisCondition):
-        return (condition.axis, condition._name()) in who.traits or (
+    if isinstance(condition, AxisCondition):
+        return (condition.axis, condition.trait()) in who.traits or (
             condition.axis == "race"
-            and condition._name() == "human"
+            and condition.trait() == "human"
             and not any(axis == "race" for axis, _ in who.traits)
         )
     if isinstance(condition, SexIs):
@@ -1114,8 +1112,8 @@ def _arrange(condition: ConditionBase, want: bool, fight: Fight | None = None) -
                 arranged = _arrange(part, want, arranged) if arranged else None
             return arranged
         return next((f for f in (_arrange(p, want, fight) for p in parts) if f), None)
-    if isinstance(condition, _AxisCondition):
-        trait = (condition.axis, condition._name())
+    if isinstance(condition, AxisCondition):
+        trait = (condition.axis, condition.trait())
         if trait in (fight.banned if want else fight.traits):
             return None
         if want:
@@ -1209,7 +1207,7 @@ def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     for effect in card.effects:
         if isinstance(effect, Strength) and effect.when is not None:
             traits = _traits([effect.when])
-            if len(traits) != 1 or not isinstance(effect.when, _AxisCondition):
+            if len(traits) != 1 or not isinstance(effect.when, AxisCondition):
                 continue
             with_trait = _player("Hero", 1, in_play=_trait_names(traits))
             ctx.run(
@@ -1865,8 +1863,8 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
         and (
             e.when is None
             or (
-                isinstance(e.when, _AxisCondition)
-                and (e.when.axis, e.when._name()) in allowed_traits
+                isinstance(e.when, AxisCondition)
+                and (e.when.axis, e.when.trait()) in allowed_traits
             )
         )
     )
@@ -2150,10 +2148,10 @@ def _trait_bonus_checks(
         if not (
             isinstance(effect, Strength)
             and effect.per is None
-            and isinstance(effect.when, _AxisCondition)
+            and isinstance(effect.when, AxisCondition)
         ):
             continue
-        trait = (effect.when.axis, effect.when._name())
+        trait = (effect.when.axis, effect.when.trait())
         if trait in _traits([card.usable_by] if card.usable_by else []):
             continue  # already counted for the allowed character
         passed = True
@@ -3343,7 +3341,7 @@ def _play_batch(
     seed: int,
 ) -> tuple[set[str], str | None]:
     """One seeded 4-player game with these cards met early; the names seen, and any crash."""
-    from validator.engine.game import InvariantViolation, Stats, build_game, play_game
+    from validator.engine import InvariantViolation, Stats, build_game, play_game
 
     game = build_game(deck, players=4, seed=seed, top_doors=doors, dealt=treasures)
     forced = list(game.door_deck[: len(doors)])

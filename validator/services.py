@@ -12,7 +12,7 @@ from validator.checks import (
     check_document,
     check_version,
 )
-from validator.engine.cards import CardBase, CardDocumentError, document_hash, parse_card
+from validator.engine import CardBase, CardDocumentError, document_hash, parse_card
 from validator.models import CardCheck
 
 

@@ -17,9 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from catalog.services import SetError, StaleRevisionError
-from validator.engine.cards import CardDocumentError
-from validator.engine.scenario import ScenarioError
-from validator.engine.state import RuleViolation
+from validator.engine import CardDocumentError, RuleViolation, ScenarioError
 
 
 class ApiError(exceptions.APIException):

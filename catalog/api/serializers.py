@@ -6,7 +6,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from catalog.models import Card, CardSet, Pack, Visibility
-from validator.engine.cards import nearest_word
+from validator.engine import nearest_word
 
 
 class CardSetOutput(serializers.ModelSerializer[CardSet]):

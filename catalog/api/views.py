@@ -50,9 +50,7 @@ from catalog.services import (
     set_update,
 )
 from validator.checks import check_card
-from validator.engine.cards import parse_card
-from validator.engine.scenario import ScenarioResult, parse_scenario, run_scenario
-from validator.engine.text import render_lines
+from validator.engine import ScenarioResult, parse_card, parse_scenario, render_lines, run_scenario
 from validator.selectors import checks_for
 
 PAGE_SIZE = 60
@@ -405,9 +403,11 @@ class PackSchema(ApiView):
     @extend_schema(exclude=True)
     def get(self, request: Request) -> HttpResponse:
         """The pack format's JSON Schema, generated from the engine's definitions."""
-        from validator.engine.pack import SCHEMA_PATH
+        from validator.engine import PACK_SCHEMA_PATH
 
-        response = HttpResponse(SCHEMA_PATH.read_bytes(), content_type="application/schema+json")
+        response = HttpResponse(
+            PACK_SCHEMA_PATH.read_bytes(), content_type="application/schema+json"
+        )
         response["Cache-Control"] = "public, max-age=3600"
         return response
 

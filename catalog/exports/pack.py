@@ -19,7 +19,7 @@ class PackExporter:
     def render(
         self, *, document: dict[str, Any], format: PackFormat = "json"
     ) -> tuple[str, str, bytes]:
-        from validator.engine.pack import pack_json, pack_yaml
+        from validator.engine import pack_json, pack_yaml
 
         stem = slugify(str(document.get("name", ""))) or "pack"
         if format == "yaml":

@@ -87,15 +87,15 @@ from catalog.exports.render import DPI, RENDERER_VERSION, render_back
 from catalog.exports.render import HEIGHT as FACE_HEIGHT
 from catalog.exports.render import WIDTH as FACE_WIDTH
 from catalog.exports.render import render_face as render_face
-from validator.engine.cards import document_hash as hash_document
-from validator.engine.cards import dump_card, nearest_word, parse_card
+from validator.engine import document_hash as hash_document
+from validator.engine import dump_card, nearest_word, parse_card
 
 if TYPE_CHECKING:
     from fpdf import FPDF
 
     from catalog.models import Card
     from catalog.selectors import Viewer
-    from validator.engine.pack import PackDocument
+    from validator.engine import PackDocument
 
 PAPERS: Final[dict[str, tuple[float, float]]] = {
     "a4": (210, 297),

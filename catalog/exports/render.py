@@ -15,8 +15,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from validator.engine.cards import CardBase
-from validator.engine.text import render_lines, slot_label
+from validator.engine import CardBase, render_lines, slot_label
 
 RENDERER_VERSION = "1"
 DPI = 300

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from catalog.models import Card, CardSet
-from validator.engine.cards import LANGUAGE_VERSION, CardDocumentError, dump_card, parse_card
+from validator.engine import LANGUAGE_VERSION, CardDocumentError, dump_card, parse_card
 
 SITE_NAME = "Munchkin card site"
 

@@ -27,9 +27,7 @@ from django.utils.text import slugify
 from PIL import Image
 
 from catalog.exports.render import HEIGHT, RENDERER_VERSION, WIDTH, render_back, render_face
-from validator.engine.cards import CardBase
-from validator.engine.pack import PackDocument
-from validator.engine.text import render_text
+from validator.engine import CardBase, PackDocument, render_text
 
 DeckName = Literal["door", "treasure"]
 UrlMaker = Callable[[str], str]

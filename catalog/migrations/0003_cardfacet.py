@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
 def index_existing_cards(apps, schema_editor):  # type: ignore[no-untyped-def]
     """Cards loaded before facets existed get theirs from their stored documents."""
     from catalog.search.facets import card_facets
-    from validator.engine.cards import CardDocumentError, parse_card
+    from validator.engine import CardDocumentError, parse_card
 
     Card = apps.get_model("catalog", "Card")
     CardFacet = apps.get_model("catalog", "CardFacet")

@@ -17,8 +17,8 @@ from catalog.search.facets import BAD_STUFF_KINDS
 from catalog.search.fulltext import text_match
 from catalog.search.parser import And, Node, Not, Term, parse
 from validator.checks import check_version
-from validator.engine.cards import KINDS, Slot, nearest_word
-from validator.engine.cards import CardTag as TagVocabulary
+from validator.engine import KINDS, Slot, nearest_word
+from validator.engine import CardTag as TagVocabulary
 from validator.models import CardCheck
 
 TAGS = (*typing.get_args(TagVocabulary), "big")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from validator.engine.cards import (
+from validator.engine import (
     CardBase,
     ChangeCharacterCard,
     Death,

@@ -15,7 +15,7 @@ from catalog.models import Card, CardRevision, CardSet
 from catalog.services import card_create, set_create
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
-from validator.engine.cards import dump_card, parse_card
+from validator.engine import dump_card, parse_card
 from validator.models import CardCheck
 
 

@@ -28,7 +28,7 @@ from catalog.models import Card
 from catalog.services import card_create, card_update, set_create
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
-from validator.engine.cards import CardDocumentError
+from validator.engine import CardDocumentError
 
 URLS = "tests.authoring.urls_for_scenarios"
 

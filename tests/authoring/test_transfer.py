@@ -26,7 +26,7 @@ from catalog.services import (
 )
 from tests.conftest import CORE_SET, FIXTURE_SETS
 from tests.factories import monster_document
-from validator.engine.cards import (
+from validator.engine import (
     CardDocumentError,
     SetDocument,
     dump_card,

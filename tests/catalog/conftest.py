@@ -10,7 +10,7 @@ from django.core.management import call_command
 from catalog.models import Card, CardRevision, CardSet, CardTag
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
-from validator.engine.cards import SetDocument, load_set_file
+from validator.engine import SetDocument, load_set_file
 
 card_doc = monster_document
 

@@ -14,7 +14,7 @@ from catalog.api.throttles import WriteThrottle
 from catalog.models import Card, CardRevision, CardSet
 from catalog.services import card_create, card_write, set_create
 from tests.factories import monster_document
-from validator.engine.cards import parse_card
+from validator.engine import parse_card
 
 pytestmark = pytest.mark.django_db
 

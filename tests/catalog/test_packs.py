@@ -20,8 +20,7 @@ from catalog.services import card_create, pack_build, pack_import, set_create
 from tests.conftest import FIXTURE_SETS
 from tests.factories import monster_document
 from validator.checks import check_version
-from validator.engine.cards import dump_card, load_set_file, parse_card
-from validator.engine.pack import SCHEMA_PATH, parse_pack
+from validator.engine import PACK_SCHEMA_PATH, dump_card, load_set_file, parse_card, parse_pack
 from validator.models import CardCheck
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +40,7 @@ def test_export_pack_core_and_booty_validates_against_the_published_schema(
         "export_pack", "--sets", "munchkin-core,munchkin-booty", "--output", str(out), stdout=stdout
     )
     data = json.loads(out.read_text())
-    jsonschema.validate(data, json.loads(SCHEMA_PATH.read_text()))
+    jsonschema.validate(data, json.loads(PACK_SCHEMA_PATH.read_text()))
     pack = parse_pack(data)
     assert [s.code for s in pack.sets] == ["munchkin-core", "munchkin-booty"]
     assert (
@@ -199,7 +198,7 @@ def test_the_api_builds_packs_for_users(catalog: None, alice: User) -> None:
 def test_the_pack_schema_is_served(client: Client) -> None:
     response = client.get("/api/schema/pack.json")
     assert response.status_code == 200
-    assert response.json() == json.loads(SCHEMA_PATH.read_text())
+    assert response.json() == json.loads(PACK_SCHEMA_PATH.read_text())
 
 
 def test_builder_page_previews_then_builds(client: Client, catalog: None, alice: User) -> None:

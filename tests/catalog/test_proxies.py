@@ -42,7 +42,7 @@ from catalog.exports.proxies import (
     render_preview,
 )
 from tests.factories import monster_document
-from validator.engine.cards import CardBase, SetDocument, document_hash, dump_card, parse_card
+from validator.engine import CardBase, SetDocument, document_hash, dump_card, parse_card
 
 PT_PER_MM = 72 / 25.4
 TOLERANCE_MM = 0.1
@@ -482,7 +482,7 @@ def test_query_selects_cards(core_catalog: None) -> None:
 
 
 def test_pack_deck_lists_give_the_copies(tmp_path: Path) -> None:
-    from validator.engine.pack import build_pack, load_pack, pack_json
+    from validator.engine import build_pack, load_pack, pack_json
 
     ogre = parse_card(monster_document("Pack Ogre"))
     troll = parse_card(monster_document("Pack Troll"))

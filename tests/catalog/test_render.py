@@ -10,7 +10,7 @@ from PIL import Image
 from catalog.exports.render import HEIGHT, WIDTH, CardFaceExporter, render_face
 from catalog.models import Card
 from tests.factories import monster_document
-from validator.engine.cards import parse_card
+from validator.engine import parse_card
 
 
 def test_a_face_is_true_size_and_deterministic(core_set: Any) -> None:

@@ -32,9 +32,7 @@ from catalog import urls_simulations
 from catalog.exports.plots import PLOTS, PLOTS_BY_SLUG
 from catalog.models import Pack, PackSimulation, SimulationStatus
 from tests.conftest import FIXTURE_SETS
-from validator.engine.cards import CardBase, load_set_file
-from validator.engine.game import simulate
-from validator.engine.pack import build_pack, pack_json
+from validator.engine import CardBase, build_pack, load_set_file, pack_json, simulate
 
 # The simulation pages in the catalog namespace (catalog/urls.py includes them in the site),
 # with the accounts pages that base.html links to.

@@ -24,9 +24,15 @@ from catalog.exports.tts import (
     sheet_grid,
 )
 from tests.conftest import CORE_SET, FIXTURE_SETS
-from validator.engine.cards import CardBase, SetDocument, load_set_file
-from validator.engine.pack import PackDocument, build_pack, parse_pack
-from validator.engine.text import render_text
+from validator.engine import (
+    CardBase,
+    PackDocument,
+    SetDocument,
+    build_pack,
+    load_set_file,
+    parse_pack,
+    render_text,
+)
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "schemas" / "tts-saved-object.schema.json").read_text("utf-8")

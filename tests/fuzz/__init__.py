@@ -13,7 +13,7 @@ from django.core.management import call_command
 from hypothesis import strategies as st
 
 from tests.conftest import CORE_SET
-from validator.engine.cards import DocumentError
+from validator.engine import DocumentError
 
 Path = tuple[str | int, ...]
 

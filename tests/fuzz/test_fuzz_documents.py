@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
 from tests.fuzz import assert_names_paths, mutate
-from validator.engine.cards import CardDocumentError, dump_card, parse_card, read_yaml
+from validator.engine import CardDocumentError, dump_card, parse_card, read_yaml
 
 CORE_CARDS: list[dict[str, Any]] = read_yaml(CORE_SET.read_text(encoding="utf-8")).data["cards"]
 SEEDS = [*CORE_CARDS, monster_document()]

@@ -13,22 +13,22 @@ from hypothesis import strategies as st
 
 from tests.conftest import CORE_SET, REPO
 from tests.fuzz import assert_names_paths, json_values, load_core_catalog, mutate
-from validator.engine.cards import CardDocumentError, parse_card, read_yaml
-from validator.engine.pack import (
+from validator.engine import (
+    CardDocumentError,
     PackError,
+    RuleViolation,
+    ScenarioError,
     build_pack,
+    library_from_set_files,
     load_pack,
     pack_content_hash,
     pack_json,
+    parse_card,
     parse_pack,
-)
-from validator.engine.scenario import (
-    ScenarioError,
-    library_from_set_files,
     parse_scenario,
+    read_yaml,
     run_scenario,
 )
-from validator.engine.state import RuleViolation
 
 SCENARIO_DIR = REPO / "fixtures" / "scenarios" / "munchkin-core"
 # A handful of varied scenarios (combat, curses, classes, charity), read once.

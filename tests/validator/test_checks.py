@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import FIXTURE_SETS
 from tests.factories import monster_document
 from validator.checks import CardReport, check_card, check_document, coverage
-from validator.engine.cards import CardBase, CardDocumentError, load_set_file, parse_card
+from validator.engine import CardBase, CardDocumentError, load_set_file, parse_card
 
 BASELINE = FIXTURE_SETS.parent / "validation-baseline.json"
 

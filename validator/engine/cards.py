@@ -159,60 +159,60 @@ class ConditionBase(Model):
         return iter(())
 
 
-class _AxisCondition(ConditionBase):
+class AxisCondition(ConditionBase):
     axis: ClassVar[str]
 
-    def _name(self) -> str:
+    def trait(self) -> str:
         return str(getattr(self, self.axis.replace("class", "class_")))
 
     def phrase(self) -> str:
-        return _article(_title(self._name()))
+        return _article(_title(self.trait()))
 
     def mentions(self) -> Iterator[tuple[str, str]]:
-        yield (self.axis, self._name())
+        yield (self.axis, self.trait())
 
 
-class RaceIs(_AxisCondition):
+class RaceIs(AxisCondition):
     key = axis = "race"
     race: TraitName
 
 
-class ClassIs(_AxisCondition):
+class ClassIs(AxisCondition):
     key = axis = "class"
     class_: TraitName = Field(alias="class")
 
 
-class AccentIs(_AxisCondition):
+class AccentIs(AxisCondition):
     key = axis = "accent"
     accent: TraitName
 
 
-class LoyaltyIs(_AxisCondition):
+class LoyaltyIs(AxisCondition):
     key = axis = "loyalty"
     loyalty: TraitName
 
 
-class SpeciesIs(_AxisCondition):
+class SpeciesIs(AxisCondition):
     key = axis = "species"
     species: TraitName
 
 
-class PowerIs(_AxisCondition):
+class PowerIs(AxisCondition):
     key = axis = "power"
     power: TraitName
 
 
-class OriginIs(_AxisCondition):
+class OriginIs(AxisCondition):
     key = axis = "origin"
     origin: TraitName
 
 
-class TrainingIs(_AxisCondition):
+class TrainingIs(AxisCondition):
     key = axis = "training"
     training: TraitName
 
 
-class RoleIs(_AxisCondition):
+class RoleIs(AxisCondition):
     key = axis = "role"
     role: TraitName
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from validator.engine.cards import (
     AllOf,
     AnyOf,
+    AxisCondition,
     BonusesUsed,
     ConditionBase,
     HasInPlay,
@@ -20,7 +21,6 @@ from validator.engine.cards import (
     SexIs,
     UsedTag,
     Wearing,
-    _AxisCondition,
 )
 
 if TYPE_CHECKING:
@@ -39,8 +39,8 @@ def holds(
     monster look at `monster` when given (the one being fled), else at every monster."""
     combat = combat if combat is not None else game.combat
     monsters = [monster] if monster is not None else (combat.monsters if combat else [])
-    if isinstance(condition, _AxisCondition):
-        return player.has_trait(condition.axis, condition._name())
+    if isinstance(condition, AxisCondition):
+        return player.has_trait(condition.axis, condition.trait())
     if isinstance(condition, SexIs):
         return player.sex == condition.sex
     if isinstance(condition, LevelIn):
@@ -82,4 +82,4 @@ def holds(
 
 def axis_of(condition: ConditionBase) -> str | None:
     """The character axis a simple condition tests ("race" for {race: elf}), if any."""
-    return condition.axis if isinstance(condition, _AxisCondition) else None
+    return condition.axis if isinstance(condition, AxisCondition) else None

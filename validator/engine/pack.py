@@ -26,7 +26,6 @@ import yaml
 from pydantic import AwareDatetime, Field, ValidationError
 from pydantic.config import JsonDict
 
-from validator.engine import ENGINE_VERSION
 from validator.engine.cards import (
     Card,
     CardBase,
@@ -46,6 +45,7 @@ from validator.engine.cards import (
     read_yaml,
 )
 from validator.engine.scenario import CardLibrary
+from validator.engine.version import ENGINE_VERSION
 
 PACK_FORMAT: Final = "munchkin-pack"
 PACK_FORMAT_VERSION: Final = 1

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from authoring.transfer import set_import
 from catalog.models import CardSet, Visibility
 from catalog.services import SetError, StaleRevisionError
-from validator.engine.cards import CardDocumentError
+from validator.engine import CardDocumentError
 
 
 class Command(BaseCommand):

@@ -26,7 +26,7 @@ from catalog.management.scratch import scratch_database
 from catalog.models import Card, CardFacet, CardSet, CardTag
 from catalog.selectors import catalog_cards
 from catalog.services import card_slug, catalog_load, default_fixture_paths
-from validator.engine.cards import document_hash
+from validator.engine import document_hash
 from validator.services import cards_validate
 
 BUDGET_P95_MS = 50.0

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.selectors import PackBuildError
 from catalog.services import pack_import
-from validator.engine.cards import CardDocumentError
+from validator.engine import CardDocumentError
 
 
 class Command(BaseCommand):

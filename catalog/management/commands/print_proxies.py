@@ -132,7 +132,7 @@ class Command(BaseCommand):
         if options["pack"]:
             if len(chosen) > 1:
                 raise ProxyError("--pack prints the pack's deck lists: give it alone")
-            from validator.engine.pack import PackError, load_pack
+            from validator.engine import PackError, load_pack
 
             pack_path = Path(options["pack"])
             if not pack_path.is_file():

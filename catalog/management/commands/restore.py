@@ -24,7 +24,7 @@ from authoring.models import CardScenario
 from catalog.management.commands.backup import CARD_FIELDS, FORMAT, SECTIONS, VERSION
 from catalog.models import Card, CardRevision, CardSet, Pack
 from catalog.services import _index
-from validator.engine.cards import parse_card
+from validator.engine import parse_card
 
 
 class BackupError(Exception):

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.selectors import catalog_card_library
-from validator.engine.scenario import run_paths
+from validator.engine import run_paths
 
 
 class Command(BaseCommand):

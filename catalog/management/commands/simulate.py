@@ -7,10 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from catalog.selectors import catalog_card_library
-from validator.engine.cards import CardBase
-from validator.engine.game import simulate
-from validator.engine.pack import PackError, load_pack
-from validator.engine.state import Options
+from validator.engine import CardBase, Options, PackError, load_pack, simulate
 
 DEFAULT_SETS = "munchkin-core"
 
