@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import yaml
 
+from prints.faces import render_face
 from validator.checks import check_card
 from validator.engine import (
     CARD_TYPES,
@@ -217,8 +218,6 @@ def typed_card(values: dict[str, Any], yaml_text: str) -> tuple[CardBase | None,
 
 def preview(values: dict[str, Any], yaml_text: str, *, set_code: str) -> Preview:
     """Parse, render and check a card being edited; stores nothing."""
-    from catalog.exports.render import render_face
-
     card, merged = typed_card(values, yaml_text)
     if card is None:
         return Preview(errors=merged.errors)

@@ -130,6 +130,8 @@ def card_new(request: HttpRequest, code: str) -> HttpResponse:
     source_id = request.GET.get("from", "")
     if source_id.isdigit():  # "start from" another card the user may see
         source = catalog_selectors.card_get(card_id=int(source_id), viewer=_user(request))
+        if source is None:
+            raise Http404(f"No card with id {source_id}")
         initial = _initial(source.document, None)
     return render(
         request,
@@ -259,6 +261,8 @@ def card_preview(request: HttpRequest, code: str) -> JsonResponse:
 def card_history(request: HttpRequest, code: str, slug: str) -> HttpResponse:
     """Every revision of a card with its diff; anyone who may see the card may read it."""
     detail = catalog_selectors.card_detail(set_code=code, slug=slug, viewer=_user(request))
+    if detail is None:
+        raise Http404("No such card")
     card = detail.card
     try:
         selectors.editable_card(code=code, slug=slug, actor=_user(request))

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -48,7 +48,10 @@ class ScenarioForm(forms.Form):
 
 
 def _detail(request: HttpRequest, code: str, slug: str) -> CardDetail:
-    return card_detail(set_code=code, slug=slug, viewer=request.user)
+    detail = card_detail(set_code=code, slug=slug, viewer=request.user)
+    if detail is None:
+        raise Http404("No such card")
+    return detail
 
 
 def _page(

@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_http_methods, require_safe
@@ -18,6 +18,7 @@ from catalog import selectors
 from catalog.exports.set_yaml import SetYamlExporter
 from catalog.models import CardSet, Visibility
 from catalog.permissions import is_public
+from catalog.selectors import set_file
 from catalog.services import SetError, StaleRevisionError
 from validator.engine import CardDocumentError
 
@@ -36,7 +37,9 @@ def _current_user(request: HttpRequest) -> User:
 def set_export(request: HttpRequest, code: str) -> HttpResponse:
     """The set as a YAML file, for anyone who may see the set (404 otherwise)."""
     card_set = selectors.set_get(code=code, viewer=request.user)
-    filename, content_type, content = SetYamlExporter().render(card_set=card_set)
+    if card_set is None:
+        raise Http404(f"No set with code {code!r}")
+    filename, content_type, content = SetYamlExporter().render(set_file=set_file(card_set=card_set))
     response = HttpResponse(content, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     if not is_public(card_set):

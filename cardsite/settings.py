@@ -102,9 +102,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "validator",
-    "catalog",
     "accounts",
+    "catalog",
+    "prints",
     "authoring",
+    "packs",
     # The table of the database task backend (TASKS_BACKEND=database); harmless otherwise.
     "django_tasks_db",
 ]

@@ -5,8 +5,10 @@ from django.urls import URLPattern, URLResolver, include, path
 # through views that check who may see them and read them through the storage API.
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
-    path("api/", include("catalog.api.urls")),
+    path("api/", include("cardsite.api_urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("authoring.urls")),
+    path("", include("prints.urls")),
+    path("", include("packs.urls")),
     path("", include("catalog.urls")),
 ]

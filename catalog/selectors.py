@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet, Sum
-from django.http import Http404
 
-from catalog.models import Card, CardSet, Pack
+from catalog.exports.set_yaml import SetFile, set_info
+from catalog.models import Card, CardSet
 from validator.checks import SUMMARY_KEYS, CardReport, coverage
 from validator.engine import (
     CardBase,
     CardLibrary,
-    nearest_word,
     parse_card,
     render_lines,
     slot_label,
@@ -255,50 +254,28 @@ def card_search_page(*, query: str, viewer: Viewer, page: int, per_page: int) ->
     return SearchPage([rows[i] for i in ids], total, page, per_page, warnings)
 
 
-def face_key(card: Card) -> str:
-    """What a face is cached and addressed by: the document and the renderer's version."""
-    from catalog.exports.render import RENDERER_VERSION
-
-    return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
-
-
-def card_get(*, card_id: int, viewer: Viewer) -> Card:
-    """A card of a set the viewer may open, or 404."""
-    card = (
+def card_get(*, card_id: int, viewer: Viewer) -> Card | None:
+    """A card of a set the viewer may open, or None."""
+    return (
         Card.objects.select_related("card_set")
         .filter(pk=card_id, card_set__in=visible_sets(viewer=viewer))
         .first()
     )
-    if card is None:
-        raise Http404(f"No card with id {card_id}")
-    return card
 
 
-def card_face(*, card: Card) -> tuple[str, bytes]:
-    """(face key, PNG) of a card, rendered once per document, set and renderer version.
-
-    Kept in the "faces" file cache, which every web process of the machine shares: drawing
-    a face takes a fifth of a second, reading it back a millisecond."""
-    from django.core.cache import caches
-
-    from catalog.exports.render import render_face
-
-    key = face_key(card)
-    # The face prints the set's code, so two sets holding the same document differ.
-    cache_key = f"page-face:{key}:{card.card_set.code}"
-    faces = caches["faces"]
-    png = faces.get(cache_key)
-    if png is None:
-        png = render_face(parse_card(card.document), card.card_set.code).png
-        faces.set(cache_key, png, timeout=None)
-    return key, png
+def set_get(*, code: str, viewer: Viewer) -> CardSet | None:
+    """A set the viewer may open, with its card counts, or None."""
+    return _with_counts(visible_sets(viewer=viewer)).filter(code=code).first()
 
 
-def set_get(*, code: str, viewer: Viewer) -> CardSet:
-    card_set = _with_counts(visible_sets(viewer=viewer)).filter(code=code).first()
-    if card_set is None:
-        raise Http404(f"No set with code {code!r}")
-    return card_set
+def set_file(*, card_set: CardSet) -> SetFile:
+    """A set and its live cards' documents in the order they were added, for the set file."""
+    cards = Card.objects.filter(card_set=card_set).order_by("pk")
+    return SetFile(
+        code=card_set.code,
+        info=set_info(card_set),
+        documents=list(cards.values_list("document", flat=True)),
+    )
 
 
 def set_cards(*, card_set: CardSet, deck: str = "", kind: str = "") -> QuerySet[Card]:
@@ -369,14 +346,15 @@ def _stats(card: Card, typed: CardBase) -> list[tuple[str, str]]:
     return stats
 
 
-def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail:
+def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail | None:
+    """What the card page shows of a card the viewer may open, or None."""
     card = (
         Card.objects.select_related("card_set")
         .filter(card_set__in=visible_sets(viewer=viewer), card_set__code=set_code, slug=slug)
         .first()
     )
     if card is None:
-        raise Http404("No such card")
+        return None
     typed = parse_card(card.document)
     encoding = typed.encoding
     return CardDetail(
@@ -435,20 +413,6 @@ def set_coverage(*, card_set: CardSet) -> dict[str, object]:
     }
 
 
-def packs_of(*, viewer: Viewer) -> QuerySet[Pack]:
-    """The packs a user built (packs are their builder's own)."""
-    if not viewer.is_authenticated:
-        return Pack.objects.none()
-    return Pack.objects.filter(owner_id=viewer.pk)
-
-
-def pack_get(*, pack_id: int, viewer: Viewer) -> Pack:
-    pack = packs_of(viewer=viewer).filter(pk=pack_id).first()
-    if pack is None:
-        raise Http404(f"No pack {pack_id}")
-    return pack
-
-
 def cards_by_reference(*, references: list[str], viewer: Viewer) -> tuple[list[int], list[str]]:
     """Card ids for "Name@set-code" lines, and an error for each line that names no card."""
     ids: list[int] = []
@@ -467,54 +431,3 @@ def cards_by_reference(*, references: list[str], viewer: Viewer) -> tuple[list[i
         else:
             ids.append(card.pk)
     return ids, errors
-
-
-class PackBuildError(Exception):
-    """A pack that cannot be built as asked; nothing was written. Errors name their field."""
-
-    def __init__(self, errors: list[tuple[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{path}: {message}" for path, message in errors))
-
-
-def pack_sets(*, actor: Viewer | None, set_codes: Sequence[str]) -> list[CardSet]:
-    """The sets a pack draws from, as the actor may see them (None: the site, every set)."""
-    if not set_codes:
-        raise PackBuildError([("sets", "choose at least one set")])
-    pool = CardSet.objects.all() if actor is None else visible_sets(viewer=actor)
-    found = {s.code: s for s in pool.filter(code__in=set_codes)}
-    known = list(pool.values_list("code", flat=True))
-    errors = []
-    for index, code in enumerate(set_codes):
-        if code not in found:
-            hint = nearest_word(code, known)
-            message = f"unknown set {code!r}" + (f"; did you mean {hint!r}?" if hint else "")
-            errors.append((f"sets[{index}]", message))
-    if errors:
-        raise PackBuildError(errors)
-    return [found[code] for code in dict.fromkeys(set_codes)]
-
-
-def pack_candidates(
-    *, actor: Viewer | None, set_codes: Sequence[str], query: str = "", include: Sequence[int] = ()
-) -> list[Card]:
-    """The cards a pack may hold before copies and exclusions: those of the sets, narrowed by
-    a search query (a query with warnings is refused, not half-applied), plus single cards."""
-    sets = pack_sets(actor=actor, set_codes=set_codes)
-    cards = Card.objects.select_related("card_set").filter(card_set__in=sets)
-    if query.strip():
-        matched, warnings = card_search(query=query, viewer=actor)
-        if warnings:
-            raise PackBuildError([("query", warning) for warning in warnings])
-        cards = cards.filter(pk__in=matched.values("pk"))
-    chosen = {c.pk: c for c in cards}
-    if include:
-        pool = Card.objects.all()
-        if actor is not None:
-            pool = pool.filter(card_set__in=visible_sets(viewer=actor))
-        extra = {c.pk: c for c in pool.select_related("card_set").filter(pk__in=include)}
-        missing = sorted(set(include) - set(extra))
-        if missing:
-            raise PackBuildError([("include", f"no card with id {i}") for i in missing])
-        chosen.update(extra)
-    return sorted(chosen.values(), key=lambda c: (c.card_set.code, c.name))

@@ -1,8 +1,12 @@
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from validator.engine import SetDocument, load_set_file
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE_SETS = REPO / "fixtures" / "sets"
@@ -32,3 +36,13 @@ def alice(db: None) -> User:
 @pytest.fixture
 def bob(db: None) -> User:
     return User.objects.create_user("bob", password=PASSWORD)
+
+
+@pytest.fixture(scope="session")
+def core_set() -> SetDocument:
+    return load_set_file(CORE_SET)
+
+
+@pytest.fixture
+def core_catalog(db: None) -> None:
+    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())

@@ -24,14 +24,17 @@ from rest_framework.test import APIClient
 
 from authoring.models import CardScenario
 from authoring.scenarios import ScenarioNameError, scenario_create
-from catalog import proxy_jobs, services
+from catalog import services
 from catalog.api import views as api_views
-from catalog.exports.proxies import ProxyError
 from catalog.models import Card, CardSet, Visibility
-from catalog.proxy_jobs import ProxySelection, proxy_cards
 from catalog.search.parser import MAX_QUERY_LENGTH
-from catalog.selectors import PackBuildError, pack_get
-from catalog.services import SetError, card_create, pack_build, pack_create, set_create
+from catalog.services import SetError, card_create, set_create
+from packs import services as pack_services
+from packs.selectors import PackBuildError, pack_get
+from packs.services import pack_build, pack_create
+from prints import jobs as proxy_jobs
+from prints.jobs import ProxySelection, proxy_cards
+from prints.sheets import ProxyError
 from tests.authoring.test_scenarios import WINS
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
@@ -95,7 +98,7 @@ def test_faces_of_private_sets_stay_out_of_shared_caches(client: Client, alice: 
         faces[visibility] = card_create(card_set=card_set, actor=alice, document=monster_document())
     client.force_login(alice)
     for visibility, card in faces.items():
-        url = reverse("catalog:card_face", kwargs={"card_id": card.pk, "digest": "x"})
+        url = reverse("prints:card_face", kwargs={"card_id": card.pk, "digest": "x"})
         response = client.get(url, follow=True)
         assert response.status_code == 200
         scope = "public" if visibility == Visibility.PUBLIC else "private"
@@ -254,7 +257,7 @@ def test_proxy_sheets_and_packs_are_bounded(core: None, monkeypatch: pytest.Monk
     monkeypatch.setattr(proxy_jobs, "MAX_COPIES", 10)
     with pytest.raises(ProxyError, match="more than the 10"):
         proxy_cards(selection=ProxySelection(sets=["munchkin-core"]), viewer=AnonymousUser())
-    monkeypatch.setattr(services, "MAX_PACK_CARDS", 10)
+    monkeypatch.setattr(pack_services, "MAX_PACK_CARDS", 10)
     with pytest.raises(PackBuildError, match="at most 10 cards"):
         pack_build(actor=None, set_codes=["munchkin-core"])
     one = Card.objects.filter(card_set__code="munchkin-core").first()

@@ -5,7 +5,8 @@ from typing import Any
 from django.urls import reverse
 from rest_framework import serializers
 
-from catalog.models import Card, CardSet, Pack, Visibility
+from catalog.faces import face_key
+from catalog.models import Card, CardSet, Visibility
 from validator.engine import nearest_word
 
 
@@ -86,11 +87,9 @@ class CardOutput(serializers.ModelSerializer[Card]):
         return str(check.status) if check is not None else "unchecked"
 
     def get_image(self, obj: Card) -> str:
-        from catalog.selectors import face_key
-
         return str(
             self.context["request"].build_absolute_uri(
-                reverse("catalog:card_face", args=[obj.pk, face_key(obj)])
+                reverse("prints:card_face", args=[obj.pk, face_key(obj)])
             )
         )
 
@@ -232,98 +231,6 @@ class ScenarioResultOutput(serializers.Serializer[dict[str, Any]]):
         child=serializers.JSONField(), help_text="every value the run computed"
     )
     failures = serializers.ListField(child=serializers.CharField())
-
-
-# --------------------------------------------------------------------------------------------
-# Packs
-# --------------------------------------------------------------------------------------------
-
-
-class PackCreateInput(StrictInput):
-    sets = serializers.ListField(
-        child=serializers.CharField(max_length=60),
-        min_length=1,
-        max_length=50,
-        help_text="codes of the sets the pack draws from",
-    )
-    query = serializers.CharField(
-        max_length=1000,
-        allow_blank=True,
-        required=False,
-        default="",
-        help_text="a search query narrowing the cards (refused if it has warnings)",
-    )
-    copies = serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=99),
-        required=False,
-        default=dict,
-        help_text="card id -> copies (0 leaves the card out)",
-    )
-    include = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        default=list,
-        help_text="ids of single cards to add, from any set you can see",
-    )
-    exclude = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        default=list,
-        help_text="ids of cards to leave out",
-    )
-    include_failing = serializers.BooleanField(
-        required=False, default=False, help_text="keep cards that fail validation"
-    )
-    name = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
-
-    def validate_copies(self, value: dict[str, int]) -> dict[int, int]:
-        bad = [key for key in value if not str(key).isdigit()]
-        if bad:
-            raise serializers.ValidationError(f"keys are card ids, not {bad[0]!r}")
-        return {int(key): count for key, count in value.items()}
-
-
-class PackOutput(serializers.ModelSerializer[Pack]):
-    object = serializers.SerializerMethodField()
-    url = serializers.SerializerMethodField()
-    downloads = serializers.SerializerMethodField()
-    report = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Pack
-        fields = [
-            "object",
-            "id",
-            "name",
-            "sha256",
-            "card_count",
-            "door_copies",
-            "treasure_copies",
-            "created_at",
-            "selection",
-            "report",
-            "url",
-            "downloads",
-        ]
-
-    def get_object(self, obj: Pack) -> str:
-        return "pack"
-
-    def get_url(self, obj: Pack) -> str:
-        request = self.context["request"]
-        return str(request.build_absolute_uri(reverse("catalog:pack_detail", args=[obj.pk])))
-
-    def get_downloads(self, obj: Pack) -> dict[str, str]:
-        request = self.context["request"]
-        return {
-            fmt: str(
-                request.build_absolute_uri(reverse("catalog:pack_download", args=[obj.pk, fmt]))
-            )
-            for fmt in ("json", "yaml", "tts")
-        }
-
-    def get_report(self, obj: Pack) -> dict[str, Any]:
-        return dict(obj.document.get("metadata", {}).get("report", {}))
 
 
 def list_output(name: str, item: serializers.BaseSerializer[Any]) -> Any:

@@ -8,12 +8,11 @@ user; `validate` and `scenarios/run` are open to anyone and throttled too.
 
 from typing import Any
 
-from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
@@ -29,8 +28,6 @@ from catalog.api.serializers import (
     CardSetOutput,
     CardUpdateInput,
     ErrorOutput,
-    PackCreateInput,
-    PackOutput,
     ScenarioResultOutput,
     SetCreateInput,
     SetUpdateInput,
@@ -38,13 +35,10 @@ from catalog.api.serializers import (
 )
 from catalog.api.throttles import ValidateThrottle, WriteThrottle
 from catalog.models import Card, CardSet
-from catalog.selectors import PackBuildError
 from catalog.services import (
     card_create,
     card_delete,
     card_update,
-    pack_build,
-    pack_create,
     set_create,
     set_delete,
     set_update,
@@ -86,7 +80,7 @@ def _page(request: Request) -> int:
     return int(raw)
 
 
-def _input(serializer_class: type[Serializer[Any]], request: Request) -> dict[str, Any]:
+def api_input(serializer_class: type[Serializer[Any]], request: Request) -> dict[str, Any]:
     """The request body checked against an input shape (400 naming each bad key)."""
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
@@ -94,17 +88,17 @@ def _input(serializer_class: type[Serializer[Any]], request: Request) -> dict[st
 
 
 def _set(request: Request, code: str) -> CardSet:
-    try:
-        return selectors.set_get(code=code, viewer=request.user)
-    except Http404 as exc:
-        raise NotFound(f"no set with code {code!r}") from exc
+    card_set = selectors.set_get(code=code, viewer=request.user)
+    if card_set is None:
+        raise NotFound(f"no set with code {code!r}")
+    return card_set
 
 
 def _card(request: Request, card_id: int) -> Card:
-    try:
-        return selectors.card_get(card_id=card_id, viewer=request.user)
-    except Http404 as exc:
-        raise NotFound(f"no card with id {card_id}") from exc
+    card = selectors.card_get(card_id=card_id, viewer=request.user)
+    if card is None:
+        raise NotFound(f"no card with id {card_id}")
+    return card
 
 
 def _set_data(request: Request, code: str) -> dict[str, Any]:
@@ -159,7 +153,7 @@ class SetList(WriteView):
         """Create a custom set owned by the requester, private unless `visibility` says
         otherwise. 201 with the set; 400 naming the field when the code is malformed or
         taken, or the name is blank."""
-        data = _input(SetCreateInput, request)
+        data = api_input(SetCreateInput, request)
         with service_errors():
             card_set = set_create(owner=request.user, **data)
         return Response(_set_data(request, card_set.code), status=201)
@@ -176,7 +170,7 @@ class SetDetail(WriteView):
         """Change a set's name, visibility, description or box size; keys left out are kept.
         Only the owner may (staff for official sets): 403 for a set the requester may see
         but not change, 404 for one they may not see."""
-        data = _input(SetUpdateInput, request)
+        data = api_input(SetUpdateInput, request)
         card_set = _set(request, code)
         with service_errors():
             card_set = set_update(card_set=card_set, actor=request.user, **data)
@@ -223,7 +217,7 @@ class CardList(WriteView):
         revision 1; 400 naming each bad path of the document (`effects.<path>`) or a name
         the set already has; 404 for a set the requester may not see, 403 for one they may
         see but not change."""
-        data = _input(CardCreateInput, request)
+        data = api_input(CardCreateInput, request)
         card_set = _set(request, data["set"])
         with service_errors(document_path="effects"):
             card = card_create(
@@ -244,7 +238,7 @@ class CardDetail(WriteView):
         card has been saved since, nothing is written and the answer is 409 (code
         `conflict`), whose error gives the current revision. 200 with the card at its new
         revision otherwise."""
-        data = _input(CardUpdateInput, request)
+        data = api_input(CardUpdateInput, request)
         card = _card(request, card_id)
         with service_errors(document_path="effects"):
             card = card_update(
@@ -356,114 +350,6 @@ class ScenarioRun(EngineView):
                 "failures": result.failures,
             }
         )
-
-
-class PackList(WriteView):
-    @extend_schema(request=PackCreateInput, responses={201: PackOutput, **ERRORS})
-    def post(self, request: Request) -> Response:
-        """Build a pack from sets (narrowed by a query, single cards added or left out, copies
-        changed) and keep it under the requester's account. 201 with the pack, its blend
-        report and download links; 400 naming the field for an unknown set, a query with
-        warnings or an empty selection (nothing is kept then)."""
-        data = _input(PackCreateInput, request)
-        with service_errors():
-            try:
-                built = pack_build(
-                    actor=request.user,
-                    set_codes=data["sets"],
-                    query=data["query"],
-                    copies=data["copies"],
-                    include=data["include"],
-                    exclude=data["exclude"],
-                    include_failing=data["include_failing"],
-                    name=data["name"],
-                )
-            except PackBuildError as exc:
-                raise ApiError(400, "invalid", exc.errors) from exc
-            pack = pack_create(actor=request.user, built=built)
-        return Response(PackOutput(pack, context={"request": request}).data, status=201)
-
-
-class PackDetail(ApiView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses={200: PackOutput, **ERRORS})
-    def get(self, request: Request, pack_id: int) -> Response:
-        """One of the requester's packs (packs belong to whoever built them)."""
-        try:
-            pack = selectors.pack_get(pack_id=pack_id, viewer=request.user)
-        except Http404 as exc:
-            raise NotFound(f"no pack {pack_id}") from exc
-        return Response(PackOutput(pack, context={"request": request}).data)
-
-
-class PackSchema(ApiView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(exclude=True)
-    def get(self, request: Request) -> HttpResponse:
-        """The pack format's JSON Schema, generated from the engine's definitions."""
-        from validator.engine import PACK_SCHEMA_PATH
-
-        response = HttpResponse(
-            PACK_SCHEMA_PATH.read_bytes(), content_type="application/schema+json"
-        )
-        response["Cache-Control"] = "public, max-age=3600"
-        return response
-
-
-class ProxySheets(ApiView):
-    permission_classes = [AllowAny]
-    throttle_classes = [ValidateThrottle]
-
-    @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={(200, "application/pdf"): OpenApiTypes.BINARY, **ERRORS},
-    )
-    def post(self, request: Request) -> HttpResponse:
-        """Proxy sheets as a PDF. The body takes the proxy page's fields: what to print
-        (`sets` [codes], `pack` [id of one of your packs], `query`, or `cards`: names, one per
-        line) and how (`paper` a4|letter|a3|custom, `paper_size` "WxH" mm, `orientation`,
-        `card_size` munchkin|poker|custom, `custom_card_size`, `bleed` 0..3, `gutter`,
-        `margin`, `cut_marks` margin|lines|none, `backs` none|pages|duplex-long|duplex-short,
-        `offset_x`, `offset_y`, `instructions`, `alignment_page`). At most 1,000 copies here;
-        the page makes larger ones in the background. 400 names each bad field."""
-        from catalog import proxy_jobs
-        from catalog.exports.proxies import ProxyError, ProxySheetExporter
-        from catalog.forms import ProxyForm
-
-        body = request.data if isinstance(request.data, dict) else {}
-        if isinstance(body.get("cards"), list):
-            body = {**body, "cards": "\n".join(str(c) for c in body["cards"])}
-        listed = selectors.listed_sets(viewer=request.user)
-        packs = [(p.pk, p.name) for p in selectors.packs_of(viewer=request.user)]
-        form = ProxyForm(body, set_choices=[(s.code, s.name) for s in listed], pack_choices=packs)
-        if not form.is_valid():
-            raise ValidationError(
-                {name: [str(m) for m in errors] for name, errors in form.errors.items()}
-            )
-        try:
-            options = form.options()
-            cards = proxy_jobs.proxy_cards(selection=form.selection(), viewer=request.user)
-            copies = sum(card.copies for card in cards)
-            if copies > API_PROXY_COPIES:
-                raise ProxyError(
-                    f"{copies} copies: the API makes at most {API_PROXY_COPIES}; use the proxy "
-                    "page, which makes larger PDFs in the background"
-                )
-            filename, content_type, content = ProxySheetExporter().render(
-                cards=cards, options=options
-            )
-        except ProxyError as exc:
-            raise ApiError(400, "invalid", [("", str(exc))]) from exc
-        except Http404 as exc:
-            raise NotFound(str(exc)) from exc
-        response = HttpResponse(content, content_type=content_type)
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
-        return response
-
-
-API_PROXY_COPIES = 1000
 
 
 class UnknownEndpoint(ApiView):

@@ -9,12 +9,14 @@ added to the set. The output is a function of the stored documents and the site'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import yaml
 
-from catalog.models import Card, CardSet
+from catalog.exports import register
+from catalog.models import CardSet
 from validator.engine import LANGUAGE_VERSION, CardDocumentError, dump_card, parse_card
 
 SITE_NAME = "Munchkin card site"
@@ -37,6 +39,16 @@ def _card_document(stored: Any) -> Any:
         return stored
 
 
+@dataclass(frozen=True)
+class SetFile:
+    """What a set file holds: the set's code, its `set:` mapping and its live cards' stored
+    documents in the order they were added (catalog.selectors.set_file reads them)."""
+
+    code: str
+    info: dict[str, Any]
+    documents: list[Any]
+
+
 def set_info(card_set: CardSet) -> dict[str, Any]:
     """The `set:` mapping: the facts the fixtures format has, optional ones only when set."""
     info: dict[str, Any] = {"code": card_set.code, "name": card_set.name}
@@ -50,17 +62,16 @@ def set_info(card_set: CardSet) -> dict[str, Any]:
     return info
 
 
-def set_yaml_text(card_set: CardSet) -> str:
+def set_yaml_text(set_file: SetFile) -> str:
     """The set and its live cards as YAML text in the fixtures format."""
-    cards = Card.objects.filter(card_set=card_set).order_by("pk")
     document = {
         "language": LANGUAGE_VERSION,
-        "set": set_info(card_set),
-        "cards": [_card_document(card.document) for card in cards],
+        "set": set_file.info,
+        "cards": [_card_document(stored) for stored in set_file.documents],
     }
     header = (
         # Only the code (a slug) goes in the comment: a name could hold a line break.
-        f"# Set {card_set.code}, exported from the {SITE_NAME} {_site_version()} "
+        f"# Set {set_file.code}, exported from the {SITE_NAME} {_site_version()} "
         f"(effect language v{LANGUAGE_VERSION}).\n"
     )
     body = yaml.safe_dump(
@@ -69,16 +80,17 @@ def set_yaml_text(card_set: CardSet) -> str:
     return header + body
 
 
+@register
 class SetYamlExporter:
-    """The exporter interface: render(...) -> (filename, content_type, bytes)."""
+    """A set as the YAML file `load_catalog` and the set import read."""
 
     identifier = "set-yaml"
     label = "Set file (YAML, fixtures format)"
     content_type = "application/yaml"
 
-    def render(self, *, card_set: CardSet) -> tuple[str, str, bytes]:
+    def render(self, *, set_file: SetFile) -> tuple[str, str, bytes]:
         return (
-            f"{card_set.code}.yaml",
+            f"{set_file.code}.yaml",
             self.content_type,
-            set_yaml_text(card_set).encode("utf-8"),
+            set_yaml_text(set_file).encode("utf-8"),
         )

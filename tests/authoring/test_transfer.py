@@ -16,6 +16,7 @@ from django.test import Client
 from authoring.transfer import set_import
 from catalog.exports.set_yaml import SetYamlExporter
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
+from catalog.selectors import set_file
 from catalog.services import (
     SetError,
     StaleRevisionError,
@@ -87,7 +88,7 @@ def my_set(alice: User, core_documents: list[dict[str, Any]]) -> CardSet:
 
 
 def export_text(card_set: CardSet) -> str:
-    _, _, content = SetYamlExporter().render(card_set=card_set)
+    _, _, content = SetYamlExporter().render(set_file=set_file(card_set=card_set))
     return content.decode("utf-8")
 
 
@@ -133,7 +134,7 @@ def misspell_kind(text: str, index: int) -> tuple[str, int]:
 
 
 def test_export_of_a_custom_set_parses_back(my_set: CardSet, alice: User) -> None:
-    filename, content_type, content = SetYamlExporter().render(card_set=my_set)
+    filename, content_type, content = SetYamlExporter().render(set_file=set_file(card_set=my_set))
     assert filename == "alices-dungeon.yaml"
     assert content_type == "application/yaml"
     text = content.decode("utf-8")
@@ -158,8 +159,8 @@ def test_export_of_a_custom_set_parses_back(my_set: CardSet, alice: User) -> Non
 
 
 def test_export_is_stable_and_has_live_cards_only(my_set: CardSet, alice: User) -> None:
-    first = SetYamlExporter().render(card_set=my_set)
-    assert SetYamlExporter().render(card_set=my_set) == first
+    first = SetYamlExporter().render(set_file=set_file(card_set=my_set))
+    assert SetYamlExporter().render(set_file=set_file(card_set=my_set)) == first
 
     card_delete(card=Card.objects.get(card_set=my_set, name="Tiny Rat"), actor=alice)
     names = [c.name for c in parse_text(export_text(my_set)).cards]

@@ -1,16 +1,12 @@
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 
 from catalog.models import Card, CardRevision, CardSet, CardTag
-from tests.conftest import CORE_SET
 from tests.factories import monster_document
-from validator.engine import SetDocument, load_set_file
 
 card_doc = monster_document
 
@@ -38,13 +34,3 @@ def database_snapshot() -> dict[str, Any]:
         "tags": CardTag.objects.count(),
         "revisions": CardRevision.objects.count(),
     }
-
-
-@pytest.fixture(scope="session")
-def core_set() -> SetDocument:
-    return load_set_file(CORE_SET)
-
-
-@pytest.fixture
-def core_catalog(db: None) -> None:
-    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())

@@ -19,27 +19,12 @@ from django.core.management.base import CommandError
 from accounts.models import ApiToken, new_token_key, token_digest
 from authoring.models import CardScenario, ScenarioStatus
 from catalog.management.commands.backup import FORMAT, VERSION, write_backup
-from catalog.models import (
-    Card,
-    CardFacet,
-    CardRevision,
-    CardSet,
-    CardTag,
-    Pack,
-    PackSimulation,
-    ProxyJob,
-    Visibility,
-)
+from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag, Visibility
 from catalog.selectors import card_search
-from catalog.services import (
-    card_create,
-    card_delete,
-    card_update,
-    pack_build,
-    pack_create,
-    set_create,
-    set_delete,
-)
+from catalog.services import card_create, card_delete, card_update, set_create, set_delete
+from packs.models import Pack, PackSimulation
+from packs.services import pack_build, pack_create
+from prints.models import ProxyJob
 from tests.factories import monster_document
 from validator.models import CardCheck
 

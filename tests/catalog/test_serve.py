@@ -22,11 +22,11 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
 
-from catalog.exports.proxies import ProxyOptions
 from catalog.management.commands.loadtest import free_port
 from catalog.management.scratch import loopback_server_environment, prepare_loopback_site
-from catalog.models import SimulationStatus
-from catalog.proxy_jobs import ProxySelection, proxy_job_start
+from packs.models import SimulationStatus
+from prints.jobs import ProxySelection, proxy_job_start
+from prints.sheets import ProxyOptions
 from tests.catalog.factories import card_in, png_bytes
 from tests.conftest import CORE_SET
 

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.exports.set_yaml import SetYamlExporter
 from catalog.models import CardSet
+from catalog.selectors import set_file
 
 
 class Command(BaseCommand):
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         card_set = CardSet.objects.filter(code=code).first()
         if card_set is None:
             raise CommandError(f"no set with the code {code!r}")
-        _, _, content = SetYamlExporter().render(card_set=card_set)
+        _, _, content = SetYamlExporter().render(set_file=set_file(card_set=card_set))
         output: Path | None = options["output"]
         if output is None:
             self.stdout.write(content.decode("utf-8"), ending="")

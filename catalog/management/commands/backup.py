@@ -21,7 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from authoring.models import CardScenario
-from catalog.models import Card, CardRevision, CardSet, Pack
+from catalog.models import Card, CardRevision, CardSet
+from packs.models import Pack
 
 FORMAT = "munchkin-cardsite-backup"
 VERSION = 1

@@ -40,8 +40,8 @@ from catalog.management.scratch import (
     scratch_database,
 )
 from catalog.models import Card, CardRevision, Visibility
-from catalog.selectors import face_key
 from catalog.services import catalog_load, default_fixture_paths, set_create
+from prints.selectors import face_key
 
 SERVER_START_SECONDS = 90
 MANAGE = str(Path(settings.BASE_DIR) / "manage.py")

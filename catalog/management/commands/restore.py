@@ -22,8 +22,9 @@ from django.db import transaction
 
 from authoring.models import CardScenario
 from catalog.management.commands.backup import CARD_FIELDS, FORMAT, SECTIONS, VERSION
-from catalog.models import Card, CardRevision, CardSet, Pack
+from catalog.models import Card, CardRevision, CardSet
 from catalog.services import _index
+from packs.models import Pack
 from validator.engine import parse_card
 
 

@@ -1,0 +1,17 @@
+"""Everything under /api/ (the `api` namespace): each app's endpoints, in the order the
+schema lists them, then the schema, the docs and the JSON 404 for any other path."""
+
+from django.urls import URLPattern, URLResolver
+
+from catalog.api import urls as catalog_api
+from packs import api as packs_api
+from prints import api as prints_api
+
+app_name = "api"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    *catalog_api.urlpatterns,
+    *prints_api.urlpatterns,
+    *packs_api.urlpatterns,
+    *catalog_api.closing_patterns,
+]

@@ -1,0 +1,81 @@
+"""Benchmark: exporting a 1,000-card blended pack (budget: under 2 seconds).
+
+Like bench_search, it works in a scratch database made by Django's test-database machinery,
+so the configured database is never touched. The official sets are loaded and custom sets
+are generated from them until the catalog holds --cards cards; every card goes in the pack.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+import tracemalloc
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from catalog.management.commands.bench_search import generate
+from catalog.management.scratch import scratch_database
+from catalog.models import Card, CardSet
+from catalog.selectors import catalog_cards
+from catalog.services import catalog_load, default_fixture_paths
+from packs.exporters import PackJsonExporter
+from packs.services import pack_build
+from validator.services import cards_validate
+
+BUDGET_SECONDS = 2.0
+
+
+class Command(BaseCommand):
+    help = "Benchmark: build and export a blended pack of --cards cards (budget < 2 s)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--cards", type=int, default=1000)
+        parser.add_argument("--rounds", type=int, default=5)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with scratch_database():
+            self.run(options["cards"], options["rounds"])
+
+    def run(self, cards: int, rounds: int) -> None:
+        catalog_load(paths=default_fixture_paths(settings.BASE_DIR / "fixtures" / "sets"))
+        official = Card.objects.count()
+        if cards > official:
+            generate(cards - official, 4, random.Random(1))
+        codes = list(CardSet.objects.values_list("code", flat=True))
+        everything = catalog_cards()
+        started = time.perf_counter()
+        cards_validate(cards=everything, deck=everything)
+        validation = time.perf_counter() - started
+
+        timings = []
+        size = 0
+        for _ in range(max(1, rounds)):
+            start = time.perf_counter()
+            built = pack_build(actor=None, set_codes=codes, include_failing=True)
+            _, _, content = PackJsonExporter().render(document=built.document)
+            timings.append(time.perf_counter() - start)
+            size = len(content)
+        tracemalloc.start()
+        built = pack_build(actor=None, set_codes=codes, include_failing=True)
+        PackJsonExporter().render(document=built.document)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        best, median = min(timings), statistics.median(timings)
+        self.stdout.write(
+            f"pack of {built.card_count:,} cards from {len(codes)} sets "
+            f"({built.door_copies} Door + {built.treasure_copies} Treasure copies), "
+            f"{size / 1e6:.1f} MB of JSON"
+        )
+        self.stdout.write(
+            f"  export (build + checksum + JSON): median {median:.2f} s, best {best:.2f} s "
+            f"over {len(timings)} runs; peak Python memory {peak / 1e6:.0f} MB"
+        )
+        self.stdout.write(
+            f"  (validating the {len(everything):,} cards first, once: {validation:.1f} s; "
+            "saves validate each card, so an export finds the reports stored)"
+        )
+        verdict = "met" if median < BUDGET_SECONDS else "NOT met"
+        self.stdout.write(f"  budget: under {BUDGET_SECONDS:.0f} s: {verdict}")

@@ -1,0 +1,72 @@
+"""Built packs and the simulations played with them."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Pack(models.Model):
+    """A built pack: the engine-ready document as it was exported, and how it was chosen.
+
+    The document is immutable once built (its sha256 says so); building again makes a new pack.
+    """
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="packs",
+    )
+    name = models.CharField(max_length=120)
+    # The choices that made it: set codes, query, copies changed, cards included or left out.
+    selection = models.JSONField(default=dict)
+    document = models.JSONField()
+    sha256 = models.CharField(max_length=64, db_index=True)
+    card_count = models.PositiveIntegerField(default=0)
+    door_copies = models.PositiveIntegerField(default=0)
+    treasure_copies = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # The table kept its name when packs left the catalog app (no data moved).
+        db_table = "catalog_pack"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.sha256[:12]})"
+
+
+class SimulationStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class PackSimulation(models.Model):
+    """Whole games played with a pack by the engine's bots, run as a background task."""
+
+    pack = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="simulations")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    games = models.PositiveIntegerField(default=500)
+    players = models.PositiveSmallIntegerField(default=4)
+    seed = models.PositiveIntegerField(default=1)
+    status = models.CharField(
+        max_length=10, choices=SimulationStatus.choices, default=SimulationStatus.QUEUED
+    )
+    games_done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    result = models.JSONField(default=dict, blank=True)  # the statistics, for the plots
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "catalog_packsimulation"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.games} games of {self.pack} ({self.status})"

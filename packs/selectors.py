@@ -1,0 +1,87 @@
+"""Reads for packs: the user's packs, and the cards a pack may be built from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import QuerySet
+
+from catalog.models import Card, CardSet
+from catalog.selectors import Viewer, card_search, visible_sets
+from packs.models import Pack
+from validator.engine import nearest_word
+
+
+def packs_of(*, viewer: Viewer) -> QuerySet[Pack]:
+    """The packs a user built (packs are their builder's own)."""
+    if not viewer.is_authenticated:
+        return Pack.objects.none()
+    return Pack.objects.filter(owner_id=viewer.pk)
+
+
+def pack_get(*, pack_id: int, viewer: Viewer) -> Pack | None:
+    """One of the viewer's packs, or None."""
+    return packs_of(viewer=viewer).filter(pk=pack_id).first()
+
+
+class PackBuildError(Exception):
+    """A pack that cannot be built as asked; nothing was written. Errors name their field."""
+
+    def __init__(self, errors: list[tuple[str, str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{path}: {message}" for path, message in errors))
+
+
+def pack_sets(*, actor: Viewer | None, set_codes: Sequence[str]) -> list[CardSet]:
+    """The sets a pack draws from, as the actor may see them (None: the site, every set)."""
+    if not set_codes:
+        raise PackBuildError([("sets", "choose at least one set")])
+    pool = CardSet.objects.all() if actor is None else visible_sets(viewer=actor)
+    found = {s.code: s for s in pool.filter(code__in=set_codes)}
+    known = list(pool.values_list("code", flat=True))
+    errors = []
+    for index, code in enumerate(set_codes):
+        if code not in found:
+            hint = nearest_word(code, known)
+            message = f"unknown set {code!r}" + (f"; did you mean {hint!r}?" if hint else "")
+            errors.append((f"sets[{index}]", message))
+    if errors:
+        raise PackBuildError(errors)
+    return [found[code] for code in dict.fromkeys(set_codes)]
+
+
+def pack_candidates(
+    *, actor: Viewer | None, set_codes: Sequence[str], query: str = "", include: Sequence[int] = ()
+) -> list[Card]:
+    """The cards a pack may hold before copies and exclusions: those of the sets, narrowed by
+    a search query (a query with warnings is refused, not half-applied), plus single cards."""
+    sets = pack_sets(actor=actor, set_codes=set_codes)
+    cards = Card.objects.select_related("card_set").filter(card_set__in=sets)
+    if query.strip():
+        matched, warnings = card_search(query=query, viewer=actor)
+        if warnings:
+            raise PackBuildError([("query", warning) for warning in warnings])
+        cards = cards.filter(pk__in=matched.values("pk"))
+    chosen = {c.pk: c for c in cards}
+    if include:
+        pool = Card.objects.all()
+        if actor is not None:
+            pool = pool.filter(card_set__in=visible_sets(viewer=actor))
+        extra = {c.pk: c for c in pool.select_related("card_set").filter(pk__in=include)}
+        missing = sorted(set(include) - set(extra))
+        if missing:
+            raise PackBuildError([("include", f"no card with id {i}") for i in missing])
+        chosen.update(extra)
+    return sorted(chosen.values(), key=lambda c: (c.card_set.code, c.name))
+
+
+class StoredPacks:
+    """The packs app's answer to prints.sources.PackSource: the viewer's own packs."""
+
+    def choices(self, *, viewer: Viewer) -> list[tuple[int, str]]:
+        return [(p.pk, p.name) for p in packs_of(viewer=viewer)]
+
+    def document(self, *, pack_id: int, viewer: Viewer) -> dict[str, Any] | None:
+        pack = pack_get(pack_id=pack_id, viewer=viewer)
+        return pack.document if pack is not None else None

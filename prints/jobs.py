@@ -1,0 +1,126 @@
+"""Proxy sheets: choosing the cards and options, and making the PDF now or in the background.
+
+Small selections are rendered inside the request; a selection of more than SYNC_COPIES copies
+(hundreds of faces to draw from cold) becomes a ProxyJob run by the task backend, whose page
+shows its progress and then the download.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.tasks import task
+from django.utils import timezone
+
+from prints.models import JobStatus, ProxyJob
+from prints.proxies import ProxySheetExporter, proxy_cards_from_pack
+from prints.selectors import proxy_cards_from_catalog
+from prints.sheets import ProxyCard, ProxyError, ProxyOptions
+from prints.sources import pack_source
+from validator.engine import parse_pack
+
+logger = logging.getLogger(__name__)
+
+# Up to this many copies the PDF is made while the request waits (a few seconds from cold).
+SYNC_COPIES = 200
+MAX_COPIES = 3000
+
+
+class PackNotFound(LookupError):
+    """The selection names a pack the viewer does not have (pages and the API answer 404)."""
+
+
+@dataclass
+class ProxySelection:
+    """Which cards: sets, one of the user's packs, a search query or cards by name."""
+
+    sets: list[str] = field(default_factory=list)
+    pack_id: int | None = None
+    query: str = ""
+    names: list[str] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.sets or self.pack_id or self.query.strip() or self.names)
+
+
+def proxy_cards(*, selection: ProxySelection, viewer: User | AnonymousUser) -> list[ProxyCard]:
+    """The cards of a selection with their copies, as the viewer may see them."""
+    if selection.is_empty():
+        raise ProxyError("choose what to print: sets, a pack, a search query or card names")
+    if selection.pack_id is not None:
+        document = pack_source().document(pack_id=selection.pack_id, viewer=viewer)
+        if document is None:
+            raise PackNotFound(f"No pack {selection.pack_id}")
+        cards = proxy_cards_from_pack(parse_pack(document))
+    else:
+        cards = proxy_cards_from_catalog(
+            set_codes=selection.sets or None,
+            query=selection.query or None,
+            names=selection.names or None,
+            viewer=viewer,
+        )
+    copies = sum(card.copies for card in cards)
+    if copies > MAX_COPIES:
+        raise ProxyError(f"{copies} copies is more than the {MAX_COPIES} one PDF may hold")
+    return cards
+
+
+def proxy_job_start(*, selection: ProxySelection, options: ProxyOptions, actor: User) -> ProxyJob:
+    """Check the request now (so a mistake is said at once), then make the PDF in the
+    background; the job's page shows progress and the download."""
+    options.check()
+    cards = proxy_cards(selection=selection, viewer=actor)
+    job = ProxyJob.objects.create(
+        owner=actor,
+        selection=asdict(selection),
+        options=asdict(options),
+        total=len({card.document_hash for card in cards}),
+    )
+    transaction.on_commit(lambda: render_proxy_job.enqueue(job.pk))
+    return job
+
+
+def _options(data: dict[str, Any]) -> ProxyOptions:
+    values = dict(data)
+    for key in ("paper_size", "card_size", "back_offset"):
+        if values.get(key) is not None:
+            values[key] = tuple(values[key])
+    return ProxyOptions(**values)
+
+
+def proxy_job_run(*, job_id: int) -> None:
+    """Make a job's PDF: progress as faces are drawn, the file saved whole, or the error."""
+    job = ProxyJob.objects.select_related("owner").get(pk=job_id)
+    ProxyJob.objects.filter(pk=job_id).update(status=JobStatus.RUNNING)
+    try:
+        viewer = job.owner if job.owner is not None else AnonymousUser()
+        cards = proxy_cards(selection=ProxySelection(**job.selection), viewer=viewer)
+
+        def progress(done: int, total: int) -> None:
+            ProxyJob.objects.filter(pk=job_id).update(done=done, total=total)
+
+        filename, _, content = ProxySheetExporter().render(
+            cards=cards, options=_options(job.options), progress=progress
+        )
+        job.pdf.save(f"job-{job.pk}-{filename}", ContentFile(content), save=False)
+        ProxyJob.objects.filter(pk=job_id).update(
+            pdf=job.pdf.name, status=JobStatus.DONE, finished_at=timezone.now()
+        )
+    except Exception as exc:  # the job's page says what went wrong; nothing half-made is kept
+        logger.exception("proxy job %s failed", job_id)
+        ProxyJob.objects.filter(pk=job_id).update(
+            status=JobStatus.FAILED,
+            error=str(exc) or type(exc).__name__,
+            finished_at=timezone.now(),
+        )
+
+
+@task()
+def render_proxy_job(job_id: int) -> str:
+    proxy_job_run(job_id=job_id)
+    return "done"

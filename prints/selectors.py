@@ -1,0 +1,122 @@
+"""Reads for prints: card faces as the pages show them, and the cards a proxy sheet holds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.cache import caches
+
+from catalog.models import Card, CardSet
+from catalog.selectors import Viewer, card_search, visible_sets
+from prints.faces import RENDERER_VERSION, render_face
+from prints.sheets import ProxyCard, ProxyError
+from validator.engine import nearest_word, parse_card
+
+
+def face_key(card: Card) -> str:
+    """What a face is cached and addressed by: the document and the renderer's version."""
+    return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
+
+
+def card_face(*, card: Card) -> tuple[str, bytes]:
+    """(face key, PNG) of a card, rendered once per document, set and renderer version.
+
+    Kept in the "faces" file cache, which every web process of the machine shares: drawing
+    a face takes a fifth of a second, reading it back a millisecond."""
+    key = face_key(card)
+    # The face prints the set's code, so two sets holding the same document differ.
+    cache_key = f"page-face:{key}:{card.card_set.code}"
+    faces = caches["faces"]
+    png = faces.get(cache_key)
+    if png is None:
+        png = render_face(parse_card(card.document), card.card_set.code).png
+        faces.set(cache_key, png, timeout=None)
+    return key, png
+
+
+def _proxy_card(card: Card, copies: int | None = None) -> ProxyCard:
+    return ProxyCard(
+        set_code=card.card_set.code,
+        name=card.name,
+        deck=card.deck or None,
+        copies=copies if copies is not None else (card.copies or 1),
+        document=dict(card.document),
+        document_hash=card.document_hash,
+    )
+
+
+def proxy_cards_from_catalog(
+    *,
+    set_codes: Sequence[str] | None = None,
+    query: str | None = None,
+    names: Sequence[str] | None = None,
+    viewer: Viewer | None = None,
+) -> list[ProxyCard]:
+    """Cards of the catalog to print, as the viewer may see them (None: the site itself, every
+    set). ``set_codes``: every card of those sets (copies as in the box); ``query``: the
+    cards a search finds (within ``set_codes`` when given); ``names``: a hand-picked list, one
+    copy per mention (name a card twice for two copies), each name matched without regard to
+    case, within ``set_codes`` when given, "Name@set-code" to pick one set's printing."""
+    pool = CardSet.objects.all() if viewer is None else visible_sets(viewer=viewer)
+    cards = Card.objects.select_related("card_set").filter(card_set__in=pool)
+    if set_codes is not None:
+        codes = [code.strip() for code in set_codes if code.strip()]
+        if not codes:
+            raise ProxyError("no set given: name at least one set code")
+        known = list(pool.values_list("code", flat=True))
+        for code in codes:
+            if code not in known:
+                hint = nearest_word(code, known)
+                raise ProxyError(
+                    f"unknown set {code!r}" + (f"; did you mean {hint!r}?" if hint else "")
+                )
+        cards = cards.filter(card_set__code__in=codes)
+    if query is not None and query.strip():
+        if names:
+            raise ProxyError("choose cards by a query or by name, not both")
+        matched, warnings = card_search(query=query, viewer=viewer)
+        if warnings:
+            raise ProxyError(f"the query {query!r} is not understood: " + "; ".join(warnings))
+        cards = cards.filter(pk__in=matched.values("pk"))
+    if names:
+        return _cards_by_name(cards, names)
+    if query is None and set_codes is None:
+        raise ProxyError("choose the cards: sets, a search query or card names")
+    chosen = [_proxy_card(card) for card in cards.order_by("card_set__code", "name")]
+    if not chosen:
+        what = f"the query {query!r}" if query else "the sets " + ", ".join(set_codes or [])
+        raise ProxyError(f"no cards to print: {what} selected none")
+    return chosen
+
+
+def _cards_by_name(cards: Any, names: Sequence[str]) -> list[ProxyCard]:
+    rows: list[Card] = list(cards.order_by("card_set__code", "name"))
+    by_name: dict[str, list[Card]] = {}
+    for row in rows:
+        by_name.setdefault(row.name.casefold(), []).append(row)
+    counts: dict[tuple[str, str], int] = {}
+    picked: dict[tuple[str, str], Card] = {}
+    for raw in names:
+        name, _, code = raw.strip().rpartition("@") if "@" in raw else (raw.strip(), "", "")
+        name, code = name.strip(), code.strip()
+        if not name:
+            raise ProxyError("an empty card name was given")
+        matches = [
+            c for c in by_name.get(name.casefold(), []) if not code or c.card_set.code == code
+        ]
+        if not matches:
+            hint = nearest_word(name, sorted({row.name for row in rows}))
+            where = f" in set {code!r}" if code else ""
+            raise ProxyError(
+                f"unknown card {name!r}{where}" + (f"; did you mean {hint!r}?" if hint else "")
+            )
+        if len(matches) > 1:
+            sets = ", ".join(c.card_set.code for c in matches)
+            raise ProxyError(
+                f"{name!r} is in several sets ({sets}): write it as {matches[0].name}@SET-CODE"
+            )
+        key = (matches[0].card_set.code, matches[0].name)
+        picked[key] = matches[0]
+        counts[key] = counts.get(key, 0) + 1
+    return [_proxy_card(picked[key], counts[key]) for key in sorted(picked)]

@@ -1,0 +1,133 @@
+"""The pages of prints: card faces, the proxy page with its live preview, proxy jobs."""
+
+import io
+import textwrap
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from PIL import Image, ImageDraw
+
+from catalog import selectors as catalog_selectors
+from catalog.permissions import is_public
+from prints import jobs, selectors
+from prints.forms import ProxyForm
+from prints.models import ProxyJob
+from prints.proxies import ProxySheetExporter, render_preview
+from prints.sheets import ProxyError
+from prints.sources import pack_source
+
+
+def card_face(request: HttpRequest, card_id: int, digest: str) -> HttpResponse:
+    """A card's face; the URL names the document, so it can be cached for good."""
+    card = catalog_selectors.card_get(card_id=card_id, viewer=request.user)
+    if card is None:
+        raise Http404(f"No card with id {card_id}")
+    current, png = selectors.card_face(card=card)
+    if digest != current:
+        return redirect("prints:card_face", card_id=card_id, digest=current)
+    response = HttpResponse(png, content_type="image/png")
+    # The address names the document, so the face never changes; a private set's faces stay
+    # out of shared caches.
+    scope = "public" if is_public(card.card_set) else "private"
+    response["Cache-Control"] = f"{scope}, max-age=31536000, immutable"
+    return response
+
+
+def _proxy_form(request: HttpRequest, data: Any) -> ProxyForm:
+    listed = catalog_selectors.listed_sets(viewer=request.user).order_by(
+        "-official", "year", "name"
+    )
+    packs = pack_source().choices(viewer=request.user)[:50]
+    return ProxyForm(data, set_choices=[(s.code, s.name) for s in listed], pack_choices=packs)
+
+
+def _proxy_request(request: HttpRequest, form: ProxyForm) -> tuple[Any, Any, list[str]]:
+    """(selection, options, errors) from a bound form."""
+    if not form.is_valid():
+        errors = [f"{name}: {' '.join(str(m) for m in e)}" for name, e in form.errors.items()]
+        return None, None, errors
+    try:
+        return form.selection(), form.options(), []
+    except ProxyError as exc:
+        return None, None, [str(exc)]
+
+
+def proxies(request: HttpRequest) -> HttpResponse:
+    """Printable proxies: the options, a live preview of the first sheet, and the PDF —
+    at once for small selections, or as a background job with progress for large ones."""
+    data = request.POST if request.method == "POST" else (request.GET or None)
+    form = _proxy_form(request, data)
+    errors: list[str] = []
+    if request.method == "POST":
+        selection, options, errors = _proxy_request(request, form)
+        if not errors:
+            try:
+                cards = jobs.proxy_cards(selection=selection, viewer=request.user)
+                if sum(c.copies for c in cards) <= jobs.SYNC_COPIES:
+                    filename, content_type, content = ProxySheetExporter().render(
+                        cards=cards, options=options
+                    )
+                    response = HttpResponse(content, content_type=content_type)
+                    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+                    return response
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                job = jobs.proxy_job_start(selection=selection, options=options, actor=request.user)
+                return redirect("prints:proxy_job", job_id=job.pk)
+            except ProxyError as exc:
+                errors = [str(exc)]
+            except jobs.PackNotFound as exc:
+                errors = [str(exc)]
+    preview_query = (request.POST if request.method == "POST" else request.GET).urlencode()
+    return render(
+        request,
+        "prints/proxies.html",
+        {"form": form, "errors": errors, "preview_query": preview_query},
+        status=400 if errors else 200,
+    )
+
+
+def proxy_preview(request: HttpRequest) -> HttpResponse:
+    """The first sheet as PNG, drawn from the same layout as the PDF; a problem is drawn as
+    text in its place, so the page's preview always says something."""
+    form = _proxy_form(request, request.GET)
+    selection, options, errors = _proxy_request(request, form)
+    png = None
+    if not errors:
+        try:
+            cards = jobs.proxy_cards(selection=selection, viewer=request.user)
+            png = render_preview(cards=cards, options=options)
+        except (ProxyError, jobs.PackNotFound) as exc:
+            errors = [str(exc)]
+    if png is None:
+        png = message_png(errors)
+    response = HttpResponse(png, content_type="image/png", status=200 if not errors else 400)
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
+@login_required
+def proxy_job(request: HttpRequest, job_id: int) -> HttpResponse:
+    job = get_object_or_404(ProxyJob, pk=job_id, owner=request.user)
+    return render(request, "prints/proxy_job.html", {"job": job})
+
+
+@login_required
+def proxy_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
+    job = get_object_or_404(ProxyJob, pk=job_id, owner=request.user, status="done")
+    response = HttpResponse(job.pdf.read(), content_type="application/pdf")
+    response["Content-Disposition"] = 'attachment; filename="proxies.pdf"'
+    return response
+
+
+def message_png(lines: list[str]) -> bytes:
+    """A small picture of a message, for an image slot that cannot show what was asked."""
+    text = "\n".join(textwrap.fill(line, 60) for line in lines) or "Nothing to show"
+    image = Image.new("RGB", (520, 40 + 16 * text.count("\n")), "#fff6f5")
+    ImageDraw.Draw(image).multiline_text((12, 12), text, fill="#8b1e1e")
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()

@@ -1,0 +1,59 @@
+"""Card faces: true size at 300 DPI, the same bytes every time, long text cut with a warning."""
+
+import io
+from typing import Any
+
+import pytest
+from django.test import Client
+from PIL import Image
+
+from catalog.models import Card
+from prints.faces import HEIGHT, WIDTH, CardFaceExporter, render_face
+from tests.factories import monster_document
+from validator.engine import parse_card
+
+
+def test_a_face_is_true_size_and_deterministic(core_set: Any) -> None:
+    troll = next(c for c in core_set.cards if c.name == "Net Troll")
+    first, second = render_face(troll, "munchkin-core"), render_face(troll, "munchkin-core")
+    assert first.png == second.png and first.warnings == []
+    image = Image.open(io.BytesIO(first.png))
+    assert image.size == (WIDTH, HEIGHT) == (744, 1039)
+    assert tuple(round(v) for v in image.info["dpi"]) == (300, 300)
+
+
+def test_different_cards_differ(core_set: Any) -> None:
+    faces = {render_face(c, "munchkin-core").png for c in core_set.cards[:10]}
+    assert len(faces) == 10
+
+
+def test_long_text_is_cut_with_a_warning() -> None:
+    wordy = parse_card(
+        monster_document(
+            "Wordy Ogre",
+            bad_stuff=[{"type": "lose_items", "count": 1}] * 80,
+        )
+    )
+    face = render_face(wordy, "test")
+    assert face.warnings == ["Wordy Ogre: rules text cut to fit the face"]
+
+
+def test_exporter_interface(core_set: Any) -> None:
+    troll = next(c for c in core_set.cards if c.name == "Net Troll")
+    name, content_type, data = CardFaceExporter().render(troll, set_code="x", slug="net-troll")
+    assert (name, content_type) == ("net-troll.png", "image/png") and data[:4] == b"\x89PNG"
+
+
+@pytest.mark.django_db
+def test_faces_are_served_with_long_cache_headers(client: Client, core_catalog: None) -> None:
+    troll = Card.objects.get(name="Net Troll")
+    body = client.get("/api/cards/", {"q": '!"Net Troll"'}).json()
+    image_url = body["data"][0]["image"]
+    response = client.get(image_url)
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    assert "immutable" in response["Cache-Control"]
+    stale = client.get(f"/faces/{troll.pk}/0000000000000000-1.png")
+    assert stale.status_code == 302 and stale["Location"].endswith(image_url.split("testserver")[1])
+    assert client.get("/faces/999999/abc.png").status_code == 404
+    page = client.get(f"/sets/munchkin-core/{troll.slug}/").content.decode()
+    assert 'data-testid="face"' in page and 'alt="The face of Net Troll"' in page
