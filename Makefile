@@ -34,6 +34,7 @@ browser: ## Debian's chromium for the browser tests (installed when missing and 
 lint: setup
 	$(BIN)/ruff check --no-cache .
 	$(BIN)/ruff format --no-cache --check .
+	$(BIN)/lint-imports --no-cache
 
 typecheck: setup
 	$(BIN)/mypy .

@@ -5,7 +5,7 @@ from accounts import views
 
 app_name = "accounts"
 
-# The profile's <username> would match any of the fixed pages, so it comes last.
+# A user's page (accounts/<username>/) lists their sets: catalog/urls.py serves it.
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path(
@@ -18,5 +18,4 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
-    path("<str:username>/", views.profile, name="profile"),
 ]

@@ -7,13 +7,12 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
 from accounts.forms import SignUpForm, TokenCreateForm
-from catalog.selectors import sets_owned_by
 
 
 def _current_user(request: HttpRequest) -> User:
@@ -25,34 +24,13 @@ def _current_user(request: HttpRequest) -> User:
 
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("accounts:profile", username=request.user.get_username())
+        return redirect("catalog:profile", username=request.user.get_username())
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("accounts:profile", username=user.username)
+        return redirect("catalog:profile", username=user.username)
     return render(request, "accounts/signup.html", {"form": form})
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    owner = selectors.user_get(username=username)
-    is_owner = request.user.is_authenticated and request.user.pk == owner.pk
-    new_set_url = None
-    if is_owner:
-        try:
-            new_set_url = reverse("authoring:set_create")
-        except NoReverseMatch:  # the authoring pages are not there yet
-            new_set_url = None
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "owner": owner,
-            "sets": sets_owned_by(owner=owner, viewer=request.user),
-            "is_owner": is_owner,
-            "new_set_url": new_set_url,
-        },
-    )
 
 
 @never_cache  # the page may show a key: no cache may keep it

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from authoring import selectors
 from authoring.editor import STAT_FIELDS, EditorError, preview, split_document, typed_card
 from authoring.forms import CardForm, SetForm
+from authoring.scenarios import scenarios_run_after_save
 from catalog import selectors as catalog_selectors
 from catalog import services
 from catalog.models import Card, CardSet
@@ -209,8 +210,6 @@ def _write(
 
 def _after_save(card: Card) -> None:
     """A card author's own scenarios run on every save."""
-    from authoring.scenarios import scenarios_run_after_save
-
     scenarios_run_after_save(card=card)
 
 

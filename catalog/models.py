@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from validator.engine import CardBase, parse_card
+
 
 class Visibility(models.TextChoices):
     PRIVATE = "private", "Private (only you)"
@@ -129,6 +131,18 @@ class Card(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.card_set.code})"
+
+    @property
+    def typed(self) -> CardBase:
+        """The stored document as the engine's typed card: the one path by which a stored
+        card is read. Parsed once per document (a save that changes the document changes its
+        hash, so the next read parses the new one)."""
+        cached = self.__dict__.get("_typed")
+        if cached is None or cached[0] != self.document_hash:
+            cached = (self.document_hash, parse_card(self.document))
+            self.__dict__["_typed"] = cached
+        typed: CardBase = cached[1]
+        return typed
 
 
 class CardTag(models.Model):

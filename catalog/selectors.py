@@ -11,6 +11,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from catalog.exports.set_yaml import SetFile, set_info
 from catalog.models import Card, CardSet
+from catalog.search.compiler import compile_query
 from validator.checks import SUMMARY_KEYS, CardReport, coverage
 from validator.engine import (
     CardBase,
@@ -201,8 +202,6 @@ def card_search(*, query: str, viewer: Viewer | None) -> tuple[QuerySet[Card], l
     The search covers the sets listed for the viewer, plus any unlisted set the query names
     with `set:` (knowing its code is like having its link). A viewer of None is the site
     itself (commands): every live set."""
-    from catalog.search.compiler import compile_query
-
     visible = CardSet.objects.all() if viewer is None else visible_sets(viewer=viewer)
     listed = CardSet.objects.all() if viewer is None else listed_sets(viewer=viewer)
     listed_ids = set(listed.values_list("pk", flat=True))
@@ -355,7 +354,7 @@ def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail | Non
     )
     if card is None:
         return None
-    typed = parse_card(card.document)
+    typed = card.typed
     encoding = typed.encoding
     return CardDetail(
         card=card,

@@ -23,6 +23,7 @@ from django.utils.text import slugify
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag, Visibility
 from catalog.permissions import can_edit_set
 from catalog.search.facets import card_facets
+from catalog.selectors import catalog_cards
 from validator.engine import (
     LANGUAGE_VERSION,
     CardBase,
@@ -36,6 +37,7 @@ from validator.engine import (
     parse_card,
     render_text,
 )
+from validator.services import cards_validate
 
 
 class CatalogLoadError(Exception):
@@ -477,9 +479,6 @@ def card_update(
 def _validate(card: Card) -> None:
     """Check a saved card in the engine at once, so its report is there when it is shown.
     Its whole set is the deck it is met in during whole games."""
-    from catalog.selectors import catalog_cards
-    from validator.services import cards_validate  # validator's services import the catalog
-
     deck = catalog_cards(set_codes=[card.card_set.code])
     cards_validate(cards=[(card.card_set.code, card.document)], deck=deck)
 
@@ -509,7 +508,7 @@ def card_restore(*, card: Card, actor: Actor) -> Card:
     """Bring a deleted card back, unless another card has taken its name meanwhile."""
     _require_edit(actor, card.card_set)
     with transaction.atomic():
-        _check_name_free(card.card_set, parse_card(card.document), exclude=card)
+        _check_name_free(card.card_set, card.typed, exclude=card)
         card.deleted_at = None
         card.save(update_fields=["deleted_at", "updated_at"])
     return card

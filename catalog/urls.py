@@ -10,6 +10,8 @@ urlpatterns = [
     path("cards/syntax/", views.search_help, name="search_help"),
     path("cards/random/", views.random_card, name="random_card"),
     path("cards/<int:card_id>/art", views.card_art, name="card_art"),
+    # After every fixed page under accounts/ (accounts/urls.py comes first in the site).
+    path("accounts/<str:username>/", views.profile, name="profile"),
     path("sets/<slug:code>/", views.set_detail, name="set_detail"),
     path("sets/<slug:code>/<slug:slug>/", views.card_detail, name="card_detail"),
 ]

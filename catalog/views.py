@@ -2,7 +2,9 @@ import mimetypes
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
+from accounts.selectors import user_get
 from catalog import selectors
 from catalog.faces import face_key
 from catalog.forms import SetFilterForm
@@ -120,5 +122,24 @@ def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
             "printings": selectors.card_printings(card=detail.card, viewer=request.user),
             "can_edit": can_edit_set(request.user, detail.card.card_set),
             "start_into": selectors.sets_editable_by(viewer=request.user),
+        },
+    )
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A user's page: the sets they made that the viewer may see."""
+    owner = user_get(username=username)
+    if owner is None:
+        raise Http404(f"No user {username!r}")
+    is_owner = request.user.is_authenticated and request.user.pk == owner.pk
+    new_set_url = reverse("authoring:set_create") if is_owner else None
+    return render(
+        request,
+        "catalog/profile.html",
+        {
+            "owner": owner,
+            "sets": selectors.sets_owned_by(owner=owner, viewer=request.user),
+            "is_owner": is_owner,
+            "new_set_url": new_set_url,
         },
     )

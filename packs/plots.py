@@ -68,6 +68,7 @@ class Plot:
 
     def svg(self, result: dict[str, Any]) -> bytes:
         """The plot of `result` as an SVG document (UTF-8)."""
+        # matplotlib takes most of a second to import: only the process that draws pays it.
         from matplotlib import rc_context
         from matplotlib.backends.backend_svg import FigureCanvasSVG
         from matplotlib.figure import Figure

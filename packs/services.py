@@ -16,7 +16,7 @@ from packs.blend import PackCard, blend_report
 from packs.models import Pack
 from packs.selectors import PackBuildError, pack_candidates, pack_sets
 from validator.checks import check_version
-from validator.engine import CardBase, build_pack, parse_card, parse_pack, read_yaml
+from validator.engine import CardBase, build_pack, parse_pack, read_yaml
 from validator.models import CardCheck
 from validator.services import cards_validate
 
@@ -107,7 +107,7 @@ def pack_build(
 
     entries = []
     for card in kept:
-        typed = parse_card(card.document)
+        typed = card.typed
         count = copies.get(card.pk, typed.copies if typed.copies is not None else 1)
         entries.append(PackCard(card.card_set.code, typed, count))
     in_decks = [e for e in entries if e.card.deck is not None]

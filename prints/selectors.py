@@ -11,7 +11,7 @@ from catalog.models import Card, CardSet
 from catalog.selectors import Viewer, card_search, visible_sets
 from prints.faces import RENDERER_VERSION, render_face
 from prints.sheets import ProxyCard, ProxyError
-from validator.engine import nearest_word, parse_card
+from validator.engine import nearest_word
 
 
 def face_key(card: Card) -> str:
@@ -30,7 +30,7 @@ def card_face(*, card: Card) -> tuple[str, bytes]:
     faces = caches["faces"]
     png = faces.get(cache_key)
     if png is None:
-        png = render_face(parse_card(card.document), card.card_set.code).png
+        png = render_face(card.typed, card.card_set.code).png
         faces.set(cache_key, png, timeout=None)
     return key, png
 

@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
 from catalog.faces import face_key
@@ -236,8 +237,6 @@ class ScenarioResultOutput(serializers.Serializer[dict[str, Any]]):
 def list_output(name: str, item: serializers.BaseSerializer[Any]) -> Any:
     """The list object of api.md (one page of results and how to get the next), for the
     schema. Built inline: a declared field called `data` would hide Serializer.data."""
-    from drf_spectacular.utils import inline_serializer
-
     return inline_serializer(
         name=name,
         fields={

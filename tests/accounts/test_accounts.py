@@ -42,7 +42,7 @@ def test_urls_are_in_the_accounts_namespace() -> None:
     assert reverse("accounts:logout") == LOGOUT
     assert reverse("accounts:tokens") == "/accounts/tokens/"
     assert reverse("accounts:token_revoke", args=[7]) == "/accounts/tokens/7/revoke/"
-    assert reverse("accounts:profile", args=["a.b@c+d-e_f"]) == "/accounts/a.b@c+d-e_f/"
+    assert reverse("catalog:profile", args=["a.b@c+d-e_f"]) == "/accounts/a.b@c+d-e_f/"
 
 
 def test_signup_page_asks_for_username_and_password_only(client: Client) -> None:
@@ -255,7 +255,7 @@ def test_user_text_is_escaped(client: Client) -> None:
         official=False,
         owner=evil,
     )
-    content = client.get(reverse("accounts:profile", args=["x<b>"])).content.decode()
+    content = client.get(reverse("catalog:profile", args=["x<b>"])).content.decode()
     assert "<script>alert(1)</script>" not in content
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in content
     assert "<img src=x" not in content

@@ -24,6 +24,7 @@ from prints.sheets import (
     layout,
     parse_size,
 )
+from validator.engine import PackError, load_pack
 
 
 def _number(text: str, what: str) -> float:
@@ -131,8 +132,6 @@ class Command(BaseCommand):
         if options["pack"]:
             if len(chosen) > 1:
                 raise ProxyError("--pack prints the pack's deck lists: give it alone")
-            from validator.engine import PackError, load_pack
-
             pack_path = Path(options["pack"])
             if not pack_path.is_file():
                 raise ProxyError(f"no pack file {pack_path}")
