@@ -24,11 +24,12 @@ from rest_framework.test import APIClient
 
 from authoring.models import CardScenario
 from authoring.scenarios import ScenarioNameError, scenario_create
-from catalog import services
 from catalog.api import views as api_views
 from catalog.models import Card, CardSet, Visibility
 from catalog.search.parser import MAX_QUERY_LENGTH
 from catalog.services import SetError, card_create, set_create
+from catalog.services import cards as catalog_cards
+from catalog.services import sets as catalog_sets
 from packs import services as pack_services
 from packs.selectors import PackBuildError, pack_get
 from packs.services import pack_build, pack_create
@@ -223,8 +224,8 @@ def test_art_limits_are_settings_and_pillow_guards_with_them() -> None:
 def test_a_user_has_a_bounded_number_of_sets_and_cards(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "MAX_SETS_PER_USER", 1)
-    monkeypatch.setattr(services, "MAX_CARDS_PER_SET", 1)
+    monkeypatch.setattr(catalog_sets, "MAX_SETS_PER_USER", 1)
+    monkeypatch.setattr(catalog_cards, "MAX_CARDS_PER_SET", 1)
     card_set = set_create(owner=alice, code="one", name="One")
     with pytest.raises(SetError, match="the most allowed"):
         set_create(owner=alice, code="two", name="Two")

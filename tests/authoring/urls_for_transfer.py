@@ -8,5 +8,7 @@ from authoring import urls_transfer
 urlpatterns = [
     path("", include((urls_transfer.urlpatterns, "authoring"))),
     path("accounts/", include("accounts.urls")),
+    path("", include("prints.urls")),
+    path("", include("packs.urls")),
     path("", include("catalog.urls")),
 ]

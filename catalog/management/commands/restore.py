@@ -23,9 +23,8 @@ from django.db import transaction
 from authoring.models import CardScenario
 from catalog.management.commands.backup import CARD_FIELDS, FORMAT, SECTIONS, VERSION
 from catalog.models import Card, CardRevision, CardSet
-from catalog.services import _index
+from catalog.services import card_index_refresh
 from packs.models import Pack
-from validator.engine import parse_card
 
 
 class BackupError(Exception):
@@ -170,7 +169,9 @@ def restore_data(data: Mapping[str, Any]) -> dict[str, int]:
             card.created_at = _required_time(c["created_at"])
             card.updated_at = _required_time(c["updated_at"])
             card_by_id[c["id"]] = card
-            _index(card, parse_card(card.document))  # tags and facets, as every save makes them
+            card_index_refresh(
+                card_row=card, card=card.typed
+            )  # tags and facets, as every save makes them
         Card.everything.bulk_update(cards, ["created_at", "updated_at"])
 
         revisions = CardRevision.objects.bulk_create(
