@@ -8,39 +8,31 @@ from typing import Any
 
 import yaml
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
 
 from catalog.models import Card, CardRevision, CardSet
-from catalog.permissions import can_edit_set
 from catalog.selectors import visible_sets
 
 Viewer = User | AnonymousUser
 
 
-def editable_set(*, code: str, actor: Viewer, include_deleted: bool = False) -> CardSet:
-    """A set the actor may change. 404 when they may not even see it, 403 when they may see
-    but not change it. Deleted sets only with `include_deleted` (to restore them)."""
+def author_set(*, code: str, actor: Viewer, include_deleted: bool = False) -> CardSet | None:
+    """A set as its author's pages see it: one the actor may see, or None. Deleted sets only
+    with `include_deleted` (to restore them), and only their owner's. Whether the actor may
+    change it is `catalog.permissions.can_edit_set`."""
     sets = CardSet.everything if include_deleted else CardSet.objects
     card_set = sets.filter(code=code).first()
     if card_set is None:
-        raise Http404(f"No set with code {code!r}")
-    visible = visible_sets(viewer=actor).filter(pk=card_set.pk).exists()
+        return None
     if card_set.deleted_at is not None:
         visible = actor.is_authenticated and card_set.owner_id == actor.pk
-    if not visible:
-        raise Http404(f"No set with code {code!r}")
-    if not can_edit_set(actor, card_set):
-        raise PermissionDenied(f"you may not change the set {card_set.code!r}")
-    return card_set
+    else:
+        visible = visible_sets(viewer=actor).filter(pk=card_set.pk).exists()
+    return card_set if visible else None
 
 
-def editable_card(*, code: str, slug: str, actor: Viewer) -> Card:
-    card_set = editable_set(code=code, actor=actor)
-    card = Card.objects.select_related("card_set").filter(card_set=card_set, slug=slug).first()
-    if card is None:
-        raise Http404("No such card")
-    return card
+def author_card(*, card_set: CardSet, slug: str) -> Card | None:
+    """A live card of the set, by its address, or None."""
+    return Card.objects.select_related("card_set").filter(card_set=card_set, slug=slug).first()
 
 
 def trash(*, actor: Viewer) -> tuple[list[CardSet], list[Card]]:

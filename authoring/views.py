@@ -19,12 +19,32 @@ from authoring.scenarios import scenarios_run_after_save
 from catalog import selectors as catalog_selectors
 from catalog import services
 from catalog.models import Card, CardSet
+from catalog.permissions import can_edit_set
 from catalog.services import StaleRevisionError
 from validator.engine import CardDocumentError
 
 
 def _user(request: HttpRequest) -> Any:
     return request.user
+
+
+def _editable_set(request: HttpRequest, code: str, *, include_deleted: bool = False) -> CardSet:
+    """A set the user may change: 404 when they may not even see it, 403 when they may see
+    but not change it."""
+    user = _user(request)
+    card_set = selectors.author_set(code=code, actor=user, include_deleted=include_deleted)
+    if card_set is None:
+        raise Http404(f"No set with code {code!r}")
+    if not can_edit_set(user, card_set):
+        raise PermissionDenied(f"you may not change the set {card_set.code!r}")
+    return card_set
+
+
+def _editable_card(request: HttpRequest, code: str, slug: str) -> Card:
+    card = selectors.author_card(card_set=_editable_set(request, code), slug=slug)
+    if card is None:
+        raise Http404("No such card")
+    return card
 
 
 def _set_fields(form: SetForm) -> dict[str, Any]:
@@ -53,7 +73,7 @@ def set_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def set_edit(request: HttpRequest, code: str) -> HttpResponse:
-    card_set = selectors.editable_set(code=code, actor=_user(request))
+    card_set = _editable_set(request, code)
     form = SetForm(request.POST or None, instance=card_set)
     if request.method == "POST" and form.is_valid():
         try:
@@ -78,7 +98,7 @@ def set_edit(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def set_delete(request: HttpRequest, code: str) -> HttpResponse:
-    card_set = selectors.editable_set(code=code, actor=_user(request))
+    card_set = _editable_set(request, code)
     services.set_delete(card_set=card_set, actor=_user(request))
     messages.success(request, f"Set {card_set.name!r} deleted. It stays in your trash.")
     return redirect("authoring:trash")
@@ -87,7 +107,7 @@ def set_delete(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def set_restore(request: HttpRequest, code: str) -> HttpResponse:
-    card_set = selectors.editable_set(code=code, actor=_user(request), include_deleted=True)
+    card_set = _editable_set(request, code, include_deleted=True)
     services.set_restore(card_set=card_set, actor=_user(request))
     messages.success(request, f"Set {card_set.name!r} restored.")
     return redirect("catalog:set_detail", code=card_set.code)
@@ -124,7 +144,7 @@ NEW_CARD_YAML = "encoding:\n  status: full\n"
 
 @login_required
 def card_new(request: HttpRequest, code: str) -> HttpResponse:
-    card_set = selectors.editable_set(code=code, actor=_user(request))
+    card_set = _editable_set(request, code)
     if request.method == "POST":
         return _card_save(request, card_set, None)
     initial: dict[str, Any] = {"kind": "monster", "deck": "door", "document_yaml": NEW_CARD_YAML}
@@ -147,7 +167,7 @@ def card_new_from(request: HttpRequest) -> HttpResponse:
     filled with that card's document (nothing is saved until they save)."""
     into = request.GET.get("into", "")
     source = request.GET.get("from", "")
-    card_set = selectors.editable_set(code=into, actor=_user(request))
+    card_set = _editable_set(request, into)
     if not source.isdigit():
         raise Http404("No card to start from")
     return redirect(f"{reverse('authoring:card_new', args=[card_set.code])}?from={source}")
@@ -155,7 +175,7 @@ def card_new_from(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def card_edit(request: HttpRequest, code: str, slug: str) -> HttpResponse:
-    card = selectors.editable_card(code=code, slug=slug, actor=_user(request))
+    card = _editable_card(request, code, slug)
     if request.method == "POST":
         return _card_save(request, card.card_set, card)
     form = CardForm(initial=_initial(card.document, card.revision))
@@ -244,7 +264,7 @@ def _conflict(
 def card_preview(request: HttpRequest, code: str) -> JsonResponse:
     """The editor's live preview: errors with their field or line, else the rules text, the
     face and the validator's report. Nothing is stored."""
-    card_set = selectors.editable_set(code=code, actor=_user(request))
+    card_set = _editable_set(request, code)
     form = CardForm(request.POST)
     if not form.is_valid():
         errors = [
@@ -263,11 +283,7 @@ def card_history(request: HttpRequest, code: str, slug: str) -> HttpResponse:
     if detail is None:
         raise Http404("No such card")
     card = detail.card
-    try:
-        selectors.editable_card(code=code, slug=slug, actor=_user(request))
-        can_edit = True
-    except (PermissionDenied, Http404):
-        can_edit = False
+    can_edit = can_edit_set(_user(request), card.card_set)
     return render(
         request,
         "authoring/card_history.html",
@@ -278,7 +294,7 @@ def card_history(request: HttpRequest, code: str, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def card_revert(request: HttpRequest, code: str, slug: str, number: int) -> HttpResponse:
-    card = selectors.editable_card(code=code, slug=slug, actor=_user(request))
+    card = _editable_card(request, code, slug)
     raw = request.POST.get("base_revision", "")
     base = int(raw) if raw.isdigit() else card.revision
     try:
@@ -303,7 +319,7 @@ def card_revert(request: HttpRequest, code: str, slug: str, number: int) -> Http
 @login_required
 @require_POST
 def card_delete(request: HttpRequest, code: str, slug: str) -> HttpResponse:
-    card = selectors.editable_card(code=code, slug=slug, actor=_user(request))
+    card = _editable_card(request, code, slug)
     services.card_delete(card=card, actor=_user(request))
     messages.success(request, f"{card.name!r} deleted. It stays in your trash.")
     return redirect("catalog:set_detail", code=code)
@@ -315,7 +331,7 @@ def card_restore(request: HttpRequest, card_id: int) -> HttpResponse:
     card = Card.everything.select_related("card_set").filter(pk=card_id).first()
     if card is None or card.deleted_at is None:
         raise Http404("No such deleted card")
-    selectors.editable_set(code=card.card_set.code, actor=_user(request))
+    _editable_set(request, card.card_set.code)
     try:
         services.card_restore(card=card, actor=_user(request))
     except CardDocumentError as exc:
