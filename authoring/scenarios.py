@@ -36,12 +36,12 @@ from validator.engine import (
     DocumentError,
     ScenarioDocument,
     ScenarioError,
+    forget_library_decks,
     line_for,
     parse_scenario,
     read_yaml,
     run_scenario,
 )
-from validator.engine import scenario as scenario_runner
 
 logger = logging.getLogger(__name__)
 
@@ -293,7 +293,7 @@ def _run_all(scenarios: list[CardScenario], card: Card) -> None:
     try:
         results = [_run_one(scenario, card, library, available) for scenario in scenarios]
     finally:
-        _forget_decks(library)
+        forget_library_decks(library)
     for scenario, (status, messages, values) in zip(scenarios, results, strict=True):
         scenario.last_status = status
         scenario.last_messages = messages
@@ -330,12 +330,3 @@ def _run_one(
         values["log"] = [str(line) for line in values["log"][-MAX_LOG_LINES:]]
     status = ScenarioStatus.PASS if result.passed else ScenarioStatus.FAIL
     return status, list(result.failures), values
-
-
-def _forget_decks(library: CardLibrary) -> None:
-    """Drop the runner's shuffled-deck cache entries for a library built for one run: the
-    runner keeps up to 512 libraries alive in it, and each of these holds every official card."""
-    cache = getattr(scenario_runner, "_DECK_CACHE", None)
-    if isinstance(cache, dict):
-        for key in [k for k, v in cache.items() if v and v[0] is library]:
-            cache.pop(key, None)

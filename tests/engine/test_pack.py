@@ -24,7 +24,6 @@ from validator.engine.pack import (
     PackError,
     build_pack,
     load_pack,
-    main,
     pack_content_hash,
     pack_docs_markdown,
     pack_json,
@@ -33,6 +32,8 @@ from validator.engine.pack import (
     pack_yaml,
     parse_pack,
 )
+from validator.engine.pack import __main__ as pack_command
+from validator.engine.pack.__main__ import main
 from validator.engine.scenario import run_scenario_file
 
 WHEN = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
@@ -550,8 +551,8 @@ def test_the_command_line_needs_something_to_do(capsys: pytest.CaptureFixture[st
 def test_the_command_line_writes_the_schema_and_the_docs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pack_module, "SCHEMA_PATH", tmp_path / "pack.schema.json")
-    monkeypatch.setattr(pack_module, "DOCS_PATH", tmp_path / "pack-format.md")
+    monkeypatch.setattr(pack_command, "SCHEMA_PATH", tmp_path / "pack.schema.json")
+    monkeypatch.setattr(pack_command, "DOCS_PATH", tmp_path / "pack-format.md")
     assert main(["--write-schema", "--write-docs"]) == 0
     assert (tmp_path / "pack.schema.json").read_text() == pack_json_schema_text()
     assert (tmp_path / "pack-format.md").read_text() == pack_docs_markdown()

@@ -9,11 +9,11 @@ import pytest
 from tests.engine.conftest import run, scenario
 from validator.engine.scenario import (
     ScenarioError,
-    main,
     parse_scenario,
     run_scenario_file,
     scenario_files,
 )
+from validator.engine.scenario.__main__ import main
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
 FILES = scenario_files([SCENARIOS])

@@ -88,7 +88,7 @@ def test_an_engine_crash_is_the_cards_failure_with_its_scenario(
         raise ZeroDivisionError("boom")
 
     monkeypatch.setattr(combat, "monsters_strength", explode)
-    from validator.engine import scenario as runner
+    from validator.engine.scenario import runner
 
     monkeypatch.setattr(runner, "monsters_strength", explode)
     report = check_card(parse_card(monster_document()), "test")

@@ -9,7 +9,6 @@ level except by killing a monster.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from validator.engine.cards import (
     ChangeCharacterCard,
@@ -20,6 +19,7 @@ from validator.engine.cards import (
     DiscardOwnCard,
     DrawTreasures,
     EffectBase,
+    ExtraCharacterCard,
     GainLevels,
     LoseCards,
     LoseCharacterCard,
@@ -35,21 +35,22 @@ from validator.engine.cards import (
     StealLevel,
     TakeFromDiscard,
 )
-from validator.engine.conditions import holds
 from validator.engine.state import (
     WINNING_LEVEL,
     CardInstance,
+    Combat,
     Game,
     Player,
     RuleViolation,
+    big_allowance,
+    effects_of,
     gold_value,
     is_big,
     item_bonus,
+    item_candidates,
     remove_from,
 )
-
-if TYPE_CHECKING:
-    from validator.engine.combat import Combat
+from validator.engine.strength import holds
 
 
 def change_level(
@@ -138,23 +139,6 @@ def take_card(game: Game, victim: Player, card: CardInstance) -> None:
         enforce_big_limit(game, victim)
     else:
         raise ValueError(f"{card!r} is not {victim.name}'s")
-
-
-def item_candidates(player: Player, effect: LoseItems) -> list[CardInstance]:
-    pool = player.equipped if effect.worn else player.items
-    out = []
-    for item in pool:
-        card = item.card
-        if effect.slot is not None and item.slot != effect.slot:
-            continue
-        if effect.size == "big" and not is_big(card):
-            continue
-        if effect.size == "small" and is_big(card):
-            continue
-        if effect.tag is not None and effect.tag not in card.tags:
-            continue
-        out.append(item)
-    return out
 
 
 def kill(game: Game, player: Player, combat: Combat | None = None) -> None:
@@ -488,9 +472,6 @@ def discard_character(
     game.discard(card)
     axis = card.kind
     if not player.axis_cards(axis):
-        from validator.engine.cards import ExtraCharacterCard
-        from validator.engine.state import effects_of
-
         for attachment in list(player.attachments):
             if any(
                 e.axis == axis and e.needs_host
@@ -505,8 +486,6 @@ def discard_character(
 def enforce_big_limit(game: Game, player: Player) -> None:
     """Someone who loses what let them carry extra Big items gives the excess to the
     lowest-Level player(s) able to carry them, and discards what no one can take."""
-    from validator.engine.turn import big_allowance
-
     while True:
         bigs = [
             i for i in player.items if i.big and i.slot != "ship" and i.uid not in player.cheats

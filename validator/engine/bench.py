@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from validator.engine.game import simulate
-from validator.engine.scenario import library_from_set_files, run_paths
+from validator.engine.library import library_from_set_files
+from validator.engine.scenario import run_paths
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
 

@@ -8,20 +8,17 @@ scenarios and simulations replay exactly. Bots and future interactive front ends
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from validator.engine.cards import (
-    Death,
-    DiscardHand,
-    EffectBase,
-    LoseItems,
-    LoseLevels,
-    SetLevel,
+from validator.engine.cards import Death, DiscardHand, EffectBase, LoseItems, LoseLevels, SetLevel
+from validator.engine.state import (
+    CardInstance,
+    Game,
+    Player,
+    gold_value,
+    is_item,
+    item_bonus,
+    item_candidates,
 )
-from validator.engine.state import CardInstance, gold_value, is_item, item_bonus
-
-if TYPE_CHECKING:
-    from validator.engine.state import Game, Player
 
 
 def card_worth(card: CardInstance) -> tuple[int, int, str]:
@@ -68,7 +65,6 @@ class DefaultChooser:
 
         # An option that would find nothing to act on is no real choice: it is taken only when
         # every option is like that.
-        from validator.engine.badstuff import item_candidates
 
         def applies(option: Sequence[EffectBase]) -> bool:
             for effect in option:

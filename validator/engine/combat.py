@@ -9,308 +9,29 @@ counted once + one-shots played for it. The monsters win ties unless the side wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from validator.engine.cards import (
-    DoubleStrength,
-    EffectBase,
-    EquippedWithTag,
-    ExtraLevels,
-    ExtraTreasures,
-    ForceHelp,
-    HelperLevels,
-    IgnoreLevel,
-    LevelOnly,
-    MonsterCard,
-    MonsterEnhancerCard,
-    NoHelp,
-    OneShotCard,
-    OnlySlotBonuses,
-    PlayersOnSide,
-    Strength,
-    WinsTies,
-)
-from validator.engine.conditions import axis_of, holds
+from validator.engine.badstuff import change_level, declare_winner, receive_drawn
+from validator.engine.cards import ExtraLevels, ExtraTreasures, ForceHelp, HelperLevels, NoHelp
+from validator.engine.runaway import RunResult, run_away
 from validator.engine.state import (
     WINNING_LEVEL,
-    CardInstance,
+    Combat,
     Game,
+    MonsterInPlay,
     Player,
     RuleViolation,
     effects_of,
-    item_bonus,
+    require_combat,
+)
+from validator.engine.strength import (
+    enhanced_stat,
+    holds,
+    monsters_strength,
+    side_is_winning,
+    side_strength,
+    usable_by,
 )
 
-if TYPE_CHECKING:
-    from validator.engine.runaway import RunResult
-
-
-@dataclass(eq=False)
-class MonsterInPlay:
-    """A monster in the fight. A Mate is its own entry that copies `mate_of`."""
-
-    card: CardInstance
-    enhancers: list[CardInstance] = field(default_factory=list)
-    mate_of: MonsterInPlay | None = None
-
-    @property
-    def monster(self) -> MonsterCard:
-        source = self.mate_of.card if self.mate_of is not None else self.card
-        assert isinstance(source.card, MonsterCard)
-        return source.card
-
-    @property
-    def all_enhancers(self) -> list[CardInstance]:
-        return self.mate_of.all_enhancers if self.mate_of is not None else self.enhancers
-
-    @property
-    def name(self) -> str:
-        return f"{self.monster.name} (Mate)" if self.mate_of is not None else self.monster.name
-
-
-@dataclass(eq=False)
-class OneShotPlay:
-    card: CardInstance
-    by: Player
-    side: str  # "player" or "monster"
-    target: MonsterInPlay | None = None
-
-
-@dataclass(eq=False)
-class Combat:
-    fighter: Player
-    monsters: list[MonsterInPlay]
-    helper: Player | None = None
-    helper_treasures: int = 0
-    helper_picks_first: bool = False
-    one_shots: list[OneShotPlay] = field(default_factory=list)
-    # Other cards played into the fight (Wandering Monster, Mate, curses...), discarded after.
-    spent: list[CardInstance] = field(default_factory=list)
-    ability_bonus: dict[str, int] = field(default_factory=dict)
-    runaway_bonus: dict[str, int] = field(default_factory=dict)
-    abilities_used: set[tuple[str, str]] = field(default_factory=set)
-    # A Level that replaces a player's own in this fight (Power Switch).
-    level_override: dict[str, int] = field(default_factory=dict)
-    backstabbed: set[tuple[str, str]] = field(default_factory=set)
-    # Monsters gone without being killed, with whether their Treasure is still drawn.
-    removed: list[tuple[MonsterInPlay, bool]] = field(default_factory=list)
-    # Monsters killed outright by a card: they pay out if the side wins the rest of the fight.
-    slain: list[MonsterInPlay] = field(default_factory=list)
-    loaded_die: dict[str, int] = field(default_factory=dict)
-    glued: set[str] = field(default_factory=set)
-    # Treasures a monster hands over instead of fighting (Amazon), drawn with the rest.
-    extra_treasures: int = 0
-    auto_escape: dict[str, int] = field(default_factory=dict)  # player -> monsters covered
-    escape_after_fail: set[str] = field(default_factory=set)
-    sacrificed: set[str] = field(default_factory=set)
-    treasures_drawn: int = 0
-    # Treasure is drawn face up when someone helped (everyone sees it), face down otherwise.
-    treasures_face_up: bool = False
-    outcome: str = "none"
-    resolved: bool = False
-    last_side_strength: int | None = None
-    last_monster_strength: int | None = None
-
-    @property
-    def side(self) -> list[Player]:
-        return [self.fighter] + ([self.helper] if self.helper is not None else [])
-
-    def cards(self) -> Iterator[CardInstance]:
-        for m in self.monsters:
-            yield m.card
-            yield from m.enhancers
-        for m, _ in self.removed:
-            yield m.card
-            yield from m.enhancers
-        for m in self.slain:
-            yield m.card
-            yield from m.enhancers
-        for play in self.one_shots:
-            yield play.card
-        yield from self.spent
-
-    def monster_effects[E: EffectBase](self, effect_type: type[E]) -> list[E]:
-        return [e for m in self.monsters for e in effects_of(m.monster, effect_type)]
-
-    def used_tags(self, game: Game) -> set[str]:
-        tags: set[str] = set()
-        for p in self.side:
-            for item in p.equipped:
-                tags.update(item.card.tags)
-        for play in self.one_shots:
-            if play.side == "player":
-                tags.update(play.card.card.tags)
-        return tags
-
-    def bonuses_used(self, game: Game) -> bool:
-        return any(side_member_strength(game, self, p) != p.level for p in self.side) or any(
-            play.side == "player" for play in self.one_shots
-        )
-
-
-# -- strength ------------------------------------------------------------------------------------
-
-
-def usable_by(game: Game, player: Player, item: CardInstance) -> bool:
-    """Whether the player may use this item now (restrictions, Super Munchkin, Cheat!)."""
-    if item.uid in player.cheats:
-        return True
-    allowed = item.usable_by
-    if allowed is not None and not holds(allowed, player, game):
-        return False
-    forbidden = item.not_usable_by
-    if forbidden is not None and holds(forbidden, player, game):
-        axis = axis_of(forbidden)
-        # With Super Munchkin / Half-Breed on a single card, its drawbacks do not apply.
-        return axis is not None and player.super_single(axis)
-    return True
-
-
-def _pending[E: EffectBase](player: Player, effect_type: type[E]) -> list[E]:
-    return [e for c in player.next_combat for e in effects_of(c.card, effect_type)]
-
-
-def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
-    level_only = any(effects_of(m.monster, LevelOnly) for m in combat.monsters)
-    ignore_level = any(effects_of(m.monster, IgnoreLevel) for m in combat.monsters)
-    level = combat.level_override.get(player.name, player.level)
-    strength = 0 if ignore_level else level
-    if not level_only:
-        only_slots = (
-            {e.slot for e in _pending(player, OnlySlotBonuses)} if player.next_combat else set()
-        )
-        for item in player.equipped:
-            card = item.card
-            if not usable_by(game, player, item):
-                continue
-            if only_slots and item.slot not in only_slots:
-                continue
-            strength += item.bonus
-            strength += sum(e.bonus for e in player.ship_enhancers.get(item.uid, ()))
-            extra = effects_of(card, Strength)
-            if extra:
-                strength += _strength_effects(game, combat, player, extra)
-        for follower in player.followers:
-            strength += follower.bonus
-        strength += _strength_effects(game, combat, player, player.passive_effects(Strength))
-        strength += combat.ability_bonus.get(player.name, 0)
-    if player.next_combat:
-        strength += sum(
-            e.amount
-            for e in _pending(player, Strength)
-            if e.when is None or holds(e.when, player, game)
-        )
-    doubled = any(
-        p.side == "player" and p.by is player and effects_of(p.card.card, DoubleStrength)
-        for p in combat.one_shots
-    )
-    if doubled and not level_only:
-        strength *= 2
-    return strength
-
-
-def _strength_effects(
-    game: Game, combat: Combat, player: Player, effects: Iterable[Strength]
-) -> int:
-    total = 0
-    for effect in effects:
-        if effect.duration == "next_combat":
-            continue
-        if effect.when is not None and not holds(effect.when, player, game, combat):
-            continue
-        total += effect.amount * _multiplier(game, combat, player, effect)
-    return total
-
-
-def _multiplier(game: Game, combat: Combat, player: Player, effect: Strength) -> int:
-    per = effect.per
-    if per is None:
-        return 1
-    if isinstance(per, PlayersOnSide):
-        return sum(1 for p in combat.side if holds(per.players_on_side, p, game, combat))
-    if per == "monster":
-        return len(combat.monsters)
-    if isinstance(per, EquippedWithTag):
-        return sum(1 for item in player.equipped if per.equipped_with_tag in item.card.tags)
-    return 1
-
-
-def side_strength(game: Game, combat: Combat) -> int:
-    total = sum(side_member_strength(game, combat, p) for p in combat.side)
-    if not combat.monster_effects(LevelOnly):
-        for play in combat.one_shots:
-            if play.side != "player":
-                continue
-            card = play.card.card
-            total += item_bonus(card) if isinstance(card, OneShotCard) else 0
-            total += sum(
-                e.amount * _multiplier(game, combat, play.by, e)
-                for e in effects_of(card, Strength)
-                if e.when is None or holds(e.when, play.by, game, combat)
-            )
-    return total
-
-
-def _enhanced(monster: MonsterInPlay, base: int, stat: str) -> int:
-    """A monster's level or Treasure with every enhancer on it, within the enhancers' floors."""
-    value, floor = base, None
-    for enhancer in monster.all_enhancers:
-        enh = enhancer.card
-        if isinstance(enh, MonsterEnhancerCard):
-            value += getattr(enh, stat) or 0
-            stat_floor = getattr(enh, f"{stat}_floor")
-            if stat_floor is not None:
-                floor = max(floor or 0, stat_floor)
-    return value if floor is None else max(value, floor)
-
-
-def monster_strength(game: Game, combat: Combat, monster: MonsterInPlay) -> int:
-    card = monster.monster
-    strength = _enhanced(monster, card.level or 0, "strength")
-    for effect in effects_of(card, Strength):
-        if effect.when is None:
-            strength += effect.amount
-            continue
-        axis = axis_of(effect.when)
-        matching = [p for p in combat.side if holds(effect.when, p, game, combat)]
-        if effect.amount > 0 and axis is not None:
-            # Super Munchkin / Half-Breed on one card: monsters get no bonus against it.
-            matching = [p for p in matching if not p.super_single(axis)]
-        if matching:
-            strength += effect.amount  # counts once, however many match
-    for play in combat.one_shots:
-        if play.side == "monster" and (play.target is None or play.target is monster):
-            strength += item_bonus(play.card.card)
-    return strength
-
-
-def monsters_strength(game: Game, combat: Combat) -> int:
-    return sum(monster_strength(game, combat, m) for m in combat.monsters)
-
-
-def side_wins_ties(game: Game, combat: Combat) -> bool:
-    return any(any(True for _ in p.passive_effects(WinsTies)) for p in combat.side)
-
-
-def side_is_winning(game: Game, combat: Combat) -> bool:
-    ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
-    return ours > theirs or (ours == theirs and side_wins_ties(game, combat))
-
-
 # -- joining the fight ---------------------------------------------------------------------------
-
-
-def start_combat(game: Game, fighter: Player, monster: CardInstance) -> Combat:
-    from validator.engine.combat_specials import on_combat_start
-
-    combat = Combat(fighter=fighter, monsters=[MonsterInPlay(monster)])
-    game.combat = combat
-    game.fought_this_turn = True
-    game.note(f"{fighter.name} fights {monster.name}")
-    on_combat_start(game, combat)
-    return combat
 
 
 def offer_help(
@@ -352,20 +73,6 @@ def offer_help(
     game.note(f"{helper.name} helps {combat.fighter.name}")
 
 
-def require_combat(game: Game) -> Combat:
-    if game.combat is None:
-        raise RuleViolation("there is no combat going on")
-    return game.combat
-
-
-def remove_monster(game: Game, combat: Combat, monster: MonsterInPlay, *, treasures: bool) -> None:
-    """A monster leaves without being killed (no level; Treasure only when the card says so)."""
-    combat.monsters.remove(monster)
-    combat.removed.append((monster, treasures))
-    # A Mate of this monster stays: it keeps copying the original and its enhancers.
-    game.note(f"{monster.name} leaves the combat")
-
-
 # -- the end of a fight --------------------------------------------------------------------------
 
 
@@ -383,8 +90,6 @@ def resolve(game: Game) -> str:
         _reward(game, combat)
         combat.outcome = "won"
     else:
-        from validator.engine.runaway import run_away
-
         results: list[RunResult] = run_away(game, combat)
         combat.outcome = _outcome_of(results)
     finish(game, combat)
@@ -401,7 +106,7 @@ def _outcome_of(results: list[RunResult]) -> str:
 
 def _treasure_count(game: Game, combat: Combat, monster: MonsterInPlay) -> int:
     card = monster.monster
-    count = _enhanced(monster, card.treasures or 0, "treasures")
+    count = enhanced_stat(monster, card.treasures or 0, "treasures")
     for effect in effects_of(card, ExtraTreasures):
         if effect.when is None or any(holds(effect.when, p, game, combat) for p in combat.side):
             count += effect.amount
@@ -428,7 +133,6 @@ def _reward(game: Game, combat: Combat) -> None:
     treasures += combat.extra_treasures
     killed = len(killed_monsters)
     game.note(f"{fighter.name} kills {', '.join(m.name for m in killed_monsters)}")
-    from validator.engine.badstuff import change_level, declare_winner
 
     change_level(game, fighter, levels, may_win=True, reason="kill")
     helper = combat.helper
@@ -443,7 +147,6 @@ def _reward(game: Game, combat: Combat) -> None:
 
 
 def _draw_rewards(game: Game, combat: Combat, count: int) -> None:
-    from validator.engine.badstuff import receive_drawn
 
     drawn = []
     for _ in range(count):

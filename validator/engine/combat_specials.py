@@ -4,18 +4,38 @@ from __future__ import annotations
 
 from validator.engine.badstuff import apply_outcomes, detach_item
 from validator.engine.cards import BeforeCombat, Bribe, ChaseAway, MayDecline, RefusesCombat
-from validator.engine.combat import Combat, MonsterInPlay, remove_monster, require_combat
-from validator.engine.conditions import holds
-from validator.engine.state import CardInstance, Game, Player, RuleViolation, effects_of, gold_value
+from validator.engine.combat import resolve
+from validator.engine.state import (
+    CardInstance,
+    Combat,
+    Game,
+    MonsterInPlay,
+    Player,
+    RuleViolation,
+    effects_of,
+    gold_value,
+    remove_monster,
+    require_combat,
+)
+from validator.engine.strength import holds
+
+
+def start_combat(game: Game, fighter: Player, monster: CardInstance) -> Combat:
+    combat = Combat(fighter=fighter, monsters=[MonsterInPlay(monster)])
+    game.combat = combat
+    game.fought_this_turn = True
+    game.note(f"{fighter.name} fights {monster.name}")
+    on_combat_start(game, combat)
+    return combat
 
 
 def on_combat_start(game: Game, combat: Combat) -> None:
     for monster in list(combat.monsters):
-        _monster_arrives(game, combat, monster)
+        monster_arrives(game, combat, monster)
     end_if_empty(game, combat)
 
 
-def _monster_arrives(game: Game, combat: Combat, monster: MonsterInPlay) -> None:
+def monster_arrives(game: Game, combat: Combat, monster: MonsterInPlay) -> None:
     fighter = combat.fighter
     for effect in effects_of(monster.monster, RefusesCombat):
         if effect.when is not None and holds(effect.when, fighter, game, combat):
@@ -48,12 +68,10 @@ def _trade_treasures(game: Game, player: Player, count: int) -> None:
 def end_if_empty(game: Game, combat: Combat) -> None:
     """When the last monster leaves, the fight ends at once."""
     if not combat.monsters and game.combat is combat:
-        from validator.engine.combat import resolve
-
         resolve(game)
 
 
-def _monster_named(combat: Combat, name: str | None) -> MonsterInPlay:
+def monster_named(combat: Combat, name: str | None) -> MonsterInPlay:
     if name is None:
         if len(combat.monsters) != 1:
             raise RuleViolation("say which monster: there is more than one")
@@ -70,7 +88,7 @@ def _monster_named(combat: Combat, name: str | None) -> MonsterInPlay:
 def decline(game: Game, player: Player, monster_name: str | None = None) -> None:
     """Walk past a monster that allows it (no reward)."""
     combat = require_combat(game)
-    monster = _monster_named(combat, monster_name)
+    monster = monster_named(combat, monster_name)
     effects = effects_of(monster.monster, MayDecline)
     if not effects:
         raise RuleViolation(
@@ -88,7 +106,7 @@ def decline(game: Game, player: Player, monster_name: str | None = None) -> None
 def bribe(game: Game, player: Player, item: CardInstance, monster_name: str | None = None) -> None:
     """Give a monster the item it asks for, instead of fighting it."""
     combat = require_combat(game)
-    monster = _monster_named(combat, monster_name)
+    monster = monster_named(combat, monster_name)
     effects = effects_of(monster.monster, Bribe)
     if not effects:
         raise RuleViolation(f"{monster.name} cannot be bribed")
@@ -116,7 +134,7 @@ def chase_away(game: Game, player: Player, monster_name: str | None = None) -> N
     combat = require_combat(game)
     if player not in combat.side:
         raise RuleViolation(f"{player.name} is not fighting")
-    monster = _monster_named(combat, monster_name)
+    monster = monster_named(combat, monster_name)
     effects = [
         e for e in effects_of(monster.monster, ChaseAway) if holds(e.by, player, game, combat)
     ]

@@ -19,6 +19,7 @@ from typing import Any
 
 from validator.engine import turn
 from validator.engine.cards import (
+    CHARACTER_KINDS,
     CardBase,
     CurseCard,
     ExtraCharacterCard,
@@ -28,29 +29,29 @@ from validator.engine.cards import (
     OneShotCard,
     RemoveMonster,
 )
-from validator.engine.combat import (
-    Combat,
-    monsters_strength,
-    offer_help,
-    resolve,
-    side_member_strength,
-    side_strength,
-    side_wins_ties,
-)
+from validator.engine.choices import DefaultChooser
+from validator.engine.combat import offer_help, resolve
 from validator.engine.combat_specials import bribe, chase_away, decline
 from validator.engine.state import (
-    CHARACTER_KINDS,
     WINNING_LEVEL,
     CardInstance,
+    Combat,
     Game,
     Options,
     Player,
     RuleViolation,
+    big_allowance,
     effects_of,
     gold_value,
     is_big,
     is_item,
     item_bonus,
+)
+from validator.engine.strength import (
+    monsters_strength,
+    side_member_strength,
+    side_strength,
+    side_wins_ties,
 )
 
 MAX_TURNS = 600
@@ -81,6 +82,7 @@ def build_game(
         players=[Player(f"P{i + 1}", sex="female" if i % 2 else "male") for i in range(players)],
         rng=rng,
         options=options or Options(),
+        chooser=DefaultChooser(),
     )
     game.logging = False
     uid = 0
@@ -190,7 +192,7 @@ def _equip_problems(game: Game, p: Player) -> list[str]:
     if ships > 1:
         problems.append(f"{p.name} has {ships} Ships")
     bigs = sum(1 for i in p.items if i.big and i.slot != "ship" and i.uid not in p.cheats)
-    if bigs > 1 and bigs > turn.big_allowance(p):
+    if bigs > 1 and bigs > big_allowance(p):
         problems.append(f"{p.name} carries {bigs} Big items")
     return problems
 

@@ -20,9 +20,8 @@ from validator.engine.cards import (
     OnEscape,
     RunAway,
 )
-from validator.engine.combat import Combat, MonsterInPlay, usable_by
-from validator.engine.conditions import holds
-from validator.engine.state import Game, Player, effects_of
+from validator.engine.state import Combat, Game, MonsterInPlay, Player, effects_of
+from validator.engine.strength import holds, usable_by
 
 ESCAPE_ROLL = 5
 

@@ -11,23 +11,26 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from validator.engine.cards import (
-    CHARACTER_KINDS as CHARACTER_KINDS,
-)
+from validator.engine.cards import CHARACTER_KINDS as CHARACTER_KINDS
 from validator.engine.cards import (
     CardBase,
+    CarryItem,
     CurseCard,
+    DieRolls,
     EffectBase,
+    ExtraBigItems,
+    ExtraCharacterCard,
+    ExtraPowerRank,
     FollowerCard,
+    HandSize,
     ItemCard,
+    LoseItems,
+    MetaAbility,
     MonsterCard,
     OneShotCard,
 )
-
-if TYPE_CHECKING:
-    from validator.engine.combat import Combat
 
 WINNING_LEVEL = 10
 HAND_LIMIT = 5
@@ -206,7 +209,6 @@ class Player:
         return name.casefold() in self.trait_names(axis)
 
     def extra_slots(self, axis: str) -> int:
-        from validator.engine.cards import ExtraCharacterCard
 
         return sum(
             e.count
@@ -251,7 +253,6 @@ class Player:
 
     def meta(self, ability: str) -> list[CardInstance]:
         """The cards in play that grant a meta-ability (Super Munchkin)."""
-        from validator.engine.cards import MetaAbility
 
         return [
             c
@@ -260,7 +261,6 @@ class Player:
         ]
 
     def power_limit(self) -> int:
-        from validator.engine.cards import ExtraPowerRank
 
         return self.level + sum(e.amount for e in self.passive_effects(ExtraPowerRank))
 
@@ -269,7 +269,6 @@ class Player:
         return sum(getattr(c.card, "rank", None) or 1 for c in self.axis_cards("power"))
 
     def hand_limit(self) -> int:
-        from validator.engine.cards import HandSize
 
         sizes = [e.size for e in self.passive_effects(HandSize)]
         return (max(sizes) if sizes else HAND_LIMIT) + len(self.meta("secret_hq"))
@@ -304,16 +303,13 @@ class Game:
     total_cards: int | None = None
     log: list[str] = field(default_factory=list)
     logging: bool = True
-    # A bot or a scenario decides the players' choices; see choices.py.
+    # Who answers the choices the rules leave to players (choices.DefaultChooser, or a bot's):
+    # given by whoever sets up the game (game.build_game, the scenario runner).
     chooser: Any = None
 
     def __post_init__(self) -> None:
         if self.die is None:
             self.die = SeededDie(self.rng)
-        if self.chooser is None:
-            from validator.engine.choices import DefaultChooser
-
-            self.chooser = DefaultChooser()
 
     # -- lookups ------------------------------------------------------------------------------
 
@@ -345,7 +341,6 @@ class Game:
 
     def roll(self, player: Player | None = None) -> int:
         """A die roll, with the roller's die modifiers (Chicken on Your Head)."""
-        from validator.engine.cards import DieRolls
 
         assert self.die is not None
         result = self.die.roll()
@@ -446,3 +441,135 @@ def is_one_shot(card: CardBase) -> bool:
 
 def is_curse(card: CardBase) -> bool:
     return isinstance(card, CurseCard)
+
+
+# -- the fight on the table ---------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class MonsterInPlay:
+    """A monster in the fight. A Mate is its own entry that copies `mate_of`."""
+
+    card: CardInstance
+    enhancers: list[CardInstance] = field(default_factory=list)
+    mate_of: MonsterInPlay | None = None
+
+    @property
+    def monster(self) -> MonsterCard:
+        source = self.mate_of.card if self.mate_of is not None else self.card
+        assert isinstance(source.card, MonsterCard)
+        return source.card
+
+    @property
+    def all_enhancers(self) -> list[CardInstance]:
+        return self.mate_of.all_enhancers if self.mate_of is not None else self.enhancers
+
+    @property
+    def name(self) -> str:
+        return f"{self.monster.name} (Mate)" if self.mate_of is not None else self.monster.name
+
+
+@dataclass(eq=False)
+class OneShotPlay:
+    card: CardInstance
+    by: Player
+    side: str  # "player" or "monster"
+    target: MonsterInPlay | None = None
+
+
+@dataclass(eq=False)
+class Combat:
+    fighter: Player
+    monsters: list[MonsterInPlay]
+    helper: Player | None = None
+    helper_treasures: int = 0
+    helper_picks_first: bool = False
+    one_shots: list[OneShotPlay] = field(default_factory=list)
+    # Other cards played into the fight (Wandering Monster, Mate, curses...), discarded after.
+    spent: list[CardInstance] = field(default_factory=list)
+    ability_bonus: dict[str, int] = field(default_factory=dict)
+    runaway_bonus: dict[str, int] = field(default_factory=dict)
+    abilities_used: set[tuple[str, str]] = field(default_factory=set)
+    # A Level that replaces a player's own in this fight (Power Switch).
+    level_override: dict[str, int] = field(default_factory=dict)
+    backstabbed: set[tuple[str, str]] = field(default_factory=set)
+    # Monsters gone without being killed, with whether their Treasure is still drawn.
+    removed: list[tuple[MonsterInPlay, bool]] = field(default_factory=list)
+    # Monsters killed outright by a card: they pay out if the side wins the rest of the fight.
+    slain: list[MonsterInPlay] = field(default_factory=list)
+    loaded_die: dict[str, int] = field(default_factory=dict)
+    glued: set[str] = field(default_factory=set)
+    # Treasures a monster hands over instead of fighting (Amazon), drawn with the rest.
+    extra_treasures: int = 0
+    auto_escape: dict[str, int] = field(default_factory=dict)  # player -> monsters covered
+    escape_after_fail: set[str] = field(default_factory=set)
+    sacrificed: set[str] = field(default_factory=set)
+    treasures_drawn: int = 0
+    # Treasure is drawn face up when someone helped (everyone sees it), face down otherwise.
+    treasures_face_up: bool = False
+    outcome: str = "none"
+    resolved: bool = False
+    last_side_strength: int | None = None
+    last_monster_strength: int | None = None
+
+    @property
+    def side(self) -> list[Player]:
+        return [self.fighter] + ([self.helper] if self.helper is not None else [])
+
+    def cards(self) -> Iterator[CardInstance]:
+        for m in self.monsters:
+            yield m.card
+            yield from m.enhancers
+        for m, _ in self.removed:
+            yield m.card
+            yield from m.enhancers
+        for m in self.slain:
+            yield m.card
+            yield from m.enhancers
+        for play in self.one_shots:
+            yield play.card
+        yield from self.spent
+
+    def monster_effects[E: EffectBase](self, effect_type: type[E]) -> list[E]:
+        return [e for m in self.monsters for e in effects_of(m.monster, effect_type)]
+
+
+def require_combat(game: Game) -> Combat:
+    if game.combat is None:
+        raise RuleViolation("there is no combat going on")
+    return game.combat
+
+
+def remove_monster(game: Game, combat: Combat, monster: MonsterInPlay, *, treasures: bool) -> None:
+    """A monster leaves without being killed (no level; Treasure only when the card says so)."""
+    combat.monsters.remove(monster)
+    combat.removed.append((monster, treasures))
+    # A Mate of this monster stays: it keeps copying the original and its enhancers.
+    game.note(f"{monster.name} leaves the combat")
+
+
+def big_allowance(player: Player) -> float:
+    extra: float = 0
+    for effect in player.passive_effects(ExtraBigItems):
+        if effect.count == "unlimited":
+            return float("inf")
+        extra += effect.count
+    extra += sum(1 for f in player.followers for _ in effects_of(f.card, CarryItem))
+    return 1 + extra
+
+
+def item_candidates(player: Player, effect: LoseItems) -> list[CardInstance]:
+    pool = player.equipped if effect.worn else player.items
+    out = []
+    for item in pool:
+        card = item.card
+        if effect.slot is not None and item.slot != effect.slot:
+            continue
+        if effect.size == "big" and not is_big(card):
+            continue
+        if effect.size == "small" and is_big(card):
+            continue
+        if effect.tag is not None and effect.tag not in card.tags:
+            continue
+        out.append(item)
+    return out

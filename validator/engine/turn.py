@@ -17,11 +17,11 @@ from validator.engine.badstuff import (
     take_card,
 )
 from validator.engine.cards import (
+    CHARACTER_KINDS,
     AddMonster,
     AutomaticEscape,
     CancelCurse,
     CancelEscape,
-    CarryItem,
     ChangeDieRoll,
     Cheat,
     CurseCard,
@@ -29,7 +29,6 @@ from validator.engine.cards import (
     DoubleStrength,
     DrawFromDiscard,
     DrawTreasures,
-    ExtraBigItems,
     ExtraCharacterCard,
     GainLevels,
     KillMonster,
@@ -49,26 +48,24 @@ from validator.engine.cards import (
     TakeItemInCombat,
     TransferCombat,
     UseMonsterLevel,
+    nearest_word,
 )
-from validator.engine.combat import (
-    Combat,
-    MonsterInPlay,
-    OneShotPlay,
-    remove_monster,
-    require_combat,
-    side_is_winning,
+from validator.engine.combat_specials import (
+    end_if_empty,
+    monster_arrives,
+    monster_named,
     start_combat,
-    usable_by,
 )
-from validator.engine.combat_specials import _monster_arrives, _monster_named, end_if_empty
-from validator.engine.conditions import holds
 from validator.engine.state import (
-    CHARACTER_KINDS,
     WINNING_LEVEL,
     CardInstance,
+    Combat,
     Game,
+    MonsterInPlay,
+    OneShotPlay,
     Player,
     RuleViolation,
+    big_allowance,
     effects_of,
     gold_value,
     is_follower,
@@ -76,7 +73,10 @@ from validator.engine.state import (
     is_monster,
     is_one_shot,
     remove_from,
+    remove_monster,
+    require_combat,
 )
+from validator.engine.strength import holds, side_is_winning, usable_by
 
 JOINING_TAGS = ("undead", "shark", "in-black")
 HANDS = {"one_hand": 1, "two_hands": 2}
@@ -144,7 +144,7 @@ def kick_door(game: Game, player: Player) -> CardInstance:
             game.note(f"{card.name} has no effect on {player.name}")
             game.discard(card)
         else:
-            _curse(game, card, player)
+            apply_curse(game, card, player)
     else:
         receive_drawn(game, player, card)
     return card
@@ -204,16 +204,6 @@ def charity(game: Game, player: Player) -> None:
 
 
 # -- items ------------------------------------------------------------------------
-
-
-def big_allowance(player: Player) -> float:
-    extra: float = 0
-    for effect in player.passive_effects(ExtraBigItems):
-        if effect.count == "unlimited":
-            return float("inf")
-        extra += effect.count
-    extra += sum(1 for f in player.followers for _ in effects_of(f.card, CarryItem))
-    return 1 + extra
 
 
 def _big_items(player: Player) -> list[CardInstance]:
@@ -507,10 +497,10 @@ def ship_gold(player: Player, card: CardInstance) -> int:
 
 def _play_curse(game: Game, player: Player, card: CardInstance, target: Player) -> None:
     remove_from(player.hand, card)
-    _curse(game, card, target)
+    apply_curse(game, card, target)
 
 
-def _curse(game: Game, card: CardInstance, target: Player) -> None:
+def apply_curse(game: Game, card: CardInstance, target: Player) -> None:
     """A curse hits its victim: outcomes at once, lasting parts stay with the victim."""
     definition = card.card
     assert isinstance(definition, CurseCard)
@@ -551,7 +541,7 @@ def take_card_or_character(game: Game, player: Player, card: CardInstance) -> No
 
 def _play_enhancer(game: Game, player: Player, card: CardInstance, monster: str | None) -> None:
     combat = require_combat(game)
-    target = _monster_named(combat, monster)
+    target = monster_named(combat, monster)
     if target.mate_of is not None:
         target = target.mate_of  # enhancing a Mate enhances the pair
     remove_from(player.hand, card)
@@ -658,7 +648,7 @@ def _play_one_shot(
     )
     if getattr(definition, "side", "either") == "monster":
         side = "monster"
-    monster = _monster_named(combat, target_monster) if side == "monster" else None
+    monster = monster_named(combat, target_monster) if side == "monster" else None
     # Check every effect before changing anything.
     for effect in effects:
         if isinstance(effect, DoubleStrength):
@@ -673,7 +663,7 @@ def _play_one_shot(
                 f"{card.name} needs another player (on: NAME) to take over the fight"
             )
         if isinstance(effect, RemoveMonster) and effect.count != "all":
-            _monster_named(combat, target_monster)
+            monster_named(combat, target_monster)
     _from_hand_or_table(player, card)
     combat.one_shots.append(OneShotPlay(card, player, side, monster))
     game.note(f"{player.name} plays {card.name} for the {side} side")
@@ -687,7 +677,7 @@ def _play_one_shot(
             victims = (
                 list(combat.monsters)
                 if effect.count == "all"
-                else [_monster_named(combat, target_monster)]
+                else [monster_named(combat, target_monster)]
             )
             for victim in victims:
                 remove_monster(game, combat, victim, treasures=effect.treasures)
@@ -779,11 +769,11 @@ def _play_other(
         remove_from(player.hand, card)
         remove_from(player.hand, with_card)
         combat.spent.append(card)
-        _add_monster(game, combat, with_card)
+        add_monster(game, combat, with_card)
         return
     if any(isinstance(e, Mate) for e in effects):
         combat = require_combat(game)
-        original = _monster_named(combat, target_monster)
+        original = monster_named(combat, target_monster)
         if original.mate_of is not None:
             original = original.mate_of
         remove_from(player.hand, card)
@@ -792,7 +782,7 @@ def _play_other(
         return
     if any(isinstance(e, ReplaceMonster) for e in effects):
         combat = require_combat(game)
-        old = _monster_named(combat, target_monster)
+        old = monster_named(combat, target_monster)
         if with_card is None or with_card not in player.hand or not is_monster(with_card.card):
             raise RuleViolation(
                 f"{card.name} needs a monster from {player.name}'s hand (with: NAME)"
@@ -802,7 +792,7 @@ def _play_other(
         combat.monsters.remove(old)
         combat.removed.append((old, False))
         combat.spent.append(card)
-        _add_monster(game, combat, with_card)
+        add_monster(game, combat, with_card)
         return
     if any(isinstance(e, TakeItemInCombat) for e in effects):
         _help_me_out(game, player, card, target_player, with_card)
@@ -839,11 +829,11 @@ def _play_other(
     raise RuleViolation(f"{card.name} cannot be played now")
 
 
-def _add_monster(game: Game, combat: Combat, monster: CardInstance) -> None:
+def add_monster(game: Game, combat: Combat, monster: CardInstance) -> None:
     entry = MonsterInPlay(monster)
     combat.monsters.append(entry)
     game.note(f"{monster.name} joins the fight")
-    _monster_arrives(game, combat, entry)
+    monster_arrives(game, combat, entry)
     end_if_empty(game, combat)
 
 
@@ -863,7 +853,7 @@ def join_monster(game: Game, player: Player, monster: CardInstance) -> None:
             f"({', '.join(JOINING_TAGS)}); otherwise it needs Wandering Monster"
         )
     remove_from(player.hand, monster)
-    _add_monster(game, combat, monster)
+    add_monster(game, combat, monster)
 
 
 def _play_cheat(game: Game, player: Player, card: CardInstance, item: CardInstance | None) -> None:
@@ -960,8 +950,6 @@ def use_ability(
     else:
         found = [a for a in abilities if a.slug == ability_slug]
         if not found:
-            from validator.engine.cards import nearest_word
-
             known = [a.slug for a in abilities]
             hint = nearest_word(ability_slug, known)
             raise RuleViolation(
@@ -1043,7 +1031,7 @@ def use_ability(
         raise RuleViolation(f"{ability.name} takes one monster card from your hand, in combat")
     removals = [e for e in ability.effects if isinstance(e, RemoveMonster)]
     if removals and combat is not None:
-        _monster_named(combat, target_monster)
+        monster_named(combat, target_monster)
     if ability.timing == "on_draw":
         # Paid once the card is taken, so the payment is not what gets taken.
         player.pending_discards = list(discards)
@@ -1076,7 +1064,7 @@ def use_ability(
         elif isinstance(effect, RemoveMonster):
             assert combat is not None
             remove_monster(
-                game, combat, _monster_named(combat, target_monster), treasures=effect.treasures
+                game, combat, monster_named(combat, target_monster), treasures=effect.treasures
             )
             end_if_empty(game, combat)
         elif isinstance(effect, OutcomeBase):

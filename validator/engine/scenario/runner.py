@@ -1,50 +1,58 @@
-"""The scenario runner (see shared/design/scenario-format.md).
-
-A scenario sets a table, plays steps through the engine and checks expectations. It is callable
-without Django: cards come from the scenario's inline `cards`, a pack file, set files on disk
-(`fixtures/sets/` by default) or any `CardLibrary` the caller passes (the `scenario` management
-command passes the catalog's).
-
-Keys added beyond the format's: steps `unequip`, `decline`, `bribe`, `chase`, `discard_card`,
-`loot_room`, `look_for_trouble`, `end_turn`, `give` (trade Items from the table: `give: [...]`,
-`by`, `to`, optional `take: [...]` back); a `help` step's `treasures` (how many of the drawn
-Treasures the helper gets), `picks_first` and `forced`; a `sacrifice` step's `helper_escapes`;
-expectations `winner`, `sex`, `carried`, `equipped`, `treasures_face_up`.
-"""
+"""Running a scenario: set the table, play the steps through the engine, check what is
+expected (the format is in scenario/document.py and shared/design/scenario-format.md)."""
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import Discriminator, Field, Tag, ValidationError
-
+from validator.engine import combat_specials, turn
 from validator.engine.cards import (
-    CardBase,
+    CHARACTER_KINDS,
     CardDocumentError,
-    DocumentError,
     ExtraCharacterCard,
     Model,
-    errors_from_validation,
     format_path,
-    line_for,
-    load_set_file,
     nearest_word,
     parse_card,
-    read_yaml,
 )
-from validator.engine.combat import (
-    monsters_strength,
-    offer_help,
-    side_strength,
-    start_combat,
+from validator.engine.choices import DefaultChooser
+from validator.engine.combat import offer_help, resolve
+from validator.engine.combat_specials import start_combat
+from validator.engine.game import check_invariants
+from validator.engine.library import CardLibrary, library_from_set_files
+from validator.engine.pack import load_pack
+from validator.engine.scenario.document import (
+    BribeStep,
+    ChaseStep,
+    DeclineStep,
+    DiscardCardStep,
+    EndTurnStep,
+    EquipStep,
+    Expect,
+    GiveStep,
+    HelpStep,
+    JoinStep,
+    KickDoorStep,
+    LookForTroubleStep,
+    LootRoomStep,
+    PlayStep,
+    ResolveStep,
+    SacrificeStep,
+    ScenarioDocument,
+    ScenarioError,
+    ScenarioResult,
+    SellStep,
+    UnequipStep,
+    UseStep,
+    load_scenario_file,
+    located_error,
+    scenario_files,
 )
 from validator.engine.state import (
-    CHARACTER_KINDS,
     CardInstance,
     Game,
     Options,
@@ -59,297 +67,8 @@ from validator.engine.state import (
     is_monster,
     is_one_shot,
 )
-
-DEFAULT_SET_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "sets"
-
-# --------------------------------------------------------------------------------------------
-# The document
-# --------------------------------------------------------------------------------------------
-
-Name = Annotated[str, Field(min_length=1, max_length=120)]
-
-
-class PlayerSetup(Model):
-    name: Name
-    level: int = Field(default=1, ge=1, le=10)
-    sex: Literal["male", "female"] = "male"
-    in_play: list[Name] = Field(default_factory=list)
-    carried: list[Name] = Field(default_factory=list)
-    hand: list[Name] = Field(default_factory=list)
-
-
-class CombatSetup(Model):
-    fighter: Name
-    monsters: list[Name] = Field(min_length=1)
-
-
-class DeckSetup(Model):
-    door: list[Name] = Field(default_factory=list)
-    treasure: list[Name] = Field(default_factory=list)
-
-
-class ScenarioOptions(Model):
-    faster_play: bool = False
-    shared_victory: bool = False
-
-
-class PlayStep(Model):
-    play: Name
-    by: Name
-    on: Name | None = None
-    with_: Name | None = Field(default=None, alias="with")
-
-
-class UseStep(Model):
-    use: Name
-    by: Name
-    ability: Name | None = None
-    discard: list[Name] = Field(default_factory=list)
-    on: Name | None = None
-
-
-class JoinStep(Model):
-    join: Name
-    by: Name
-
-
-class HelpStep(Model):
-    help: Name
-    treasures: int = Field(default=0, ge=0)
-    picks_first: bool = False
-    # Compelled by the fighter's card (Kneepads of Allure): never in a fight for the win.
-    forced: bool = False
-
-
-class SacrificeStep(Model):
-    sacrifice: Name
-    by: Name
-    # The fighter decides whether the helper escapes too (true) or must roll (false).
-    helper_escapes: bool = True
-
-
-class KickDoorStep(Model):
-    kick_door: Name
-
-
-class SellStep(Model):
-    sell: list[Name] = Field(min_length=1)
-    by: Name
-
-
-class EquipStep(Model):
-    equip: Name
-    by: Name
-
-
-class UnequipStep(Model):
-    unequip: Name
-    by: Name
-
-
-class ResolveStep(Model):
-    resolve: Literal[True]
-
-
-class DeclineStep(Model):
-    decline: Name
-    by: Name
-
-
-class BribeStep(Model):
-    bribe: Name
-    by: Name
-    on: Name | None = None
-
-
-class ChaseStep(Model):
-    chase: Name
-    by: Name
-
-
-class DiscardCardStep(Model):
-    discard_card: Name
-    by: Name
-
-
-class LootRoomStep(Model):
-    loot_room: Name
-
-
-class LookForTroubleStep(Model):
-    look_for_trouble: Name
-    by: Name
-
-
-class EndTurnStep(Model):
-    end_turn: Literal[True]
-
-
-class GiveStep(Model):
-    """Trade Items from the table: `give` goes to `to`; `take` (optional) comes back."""
-
-    give: list[Name] = Field(min_length=1)
-    by: Name
-    to: Name
-    take: list[Name] = Field(default_factory=list)
-
-
-STEP_TYPES: dict[str, type[Model]] = {
-    "play": PlayStep,
-    "use": UseStep,
-    "join": JoinStep,
-    "help": HelpStep,
-    "sacrifice": SacrificeStep,
-    "kick_door": KickDoorStep,
-    "sell": SellStep,
-    "equip": EquipStep,
-    "unequip": UnequipStep,
-    "resolve": ResolveStep,
-    "decline": DeclineStep,
-    "bribe": BribeStep,
-    "chase": ChaseStep,
-    "discard_card": DiscardCardStep,
-    "loot_room": LootRoomStep,
-    "look_for_trouble": LookForTroubleStep,
-    "end_turn": EndTurnStep,
-    "give": GiveStep,
-}
-
-
-def _step_kind(value: Any) -> str | None:
-    if isinstance(value, Model):
-        return next(k for k, t in STEP_TYPES.items() if isinstance(value, t))
-    if isinstance(value, dict):
-        keys = [k for k in value if k in STEP_TYPES]
-        if len(keys) == 1:
-            return str(keys[0])
-        if not keys and value:
-            return str(next(iter(value)))
-    return None
-
-
-Step = Annotated[
-    Annotated[PlayStep, Tag("play")]
-    | Annotated[UseStep, Tag("use")]
-    | Annotated[JoinStep, Tag("join")]
-    | Annotated[HelpStep, Tag("help")]
-    | Annotated[SacrificeStep, Tag("sacrifice")]
-    | Annotated[KickDoorStep, Tag("kick_door")]
-    | Annotated[SellStep, Tag("sell")]
-    | Annotated[EquipStep, Tag("equip")]
-    | Annotated[UnequipStep, Tag("unequip")]
-    | Annotated[ResolveStep, Tag("resolve")]
-    | Annotated[DeclineStep, Tag("decline")]
-    | Annotated[BribeStep, Tag("bribe")]
-    | Annotated[ChaseStep, Tag("chase")]
-    | Annotated[DiscardCardStep, Tag("discard_card")]
-    | Annotated[LootRoomStep, Tag("loot_room")]
-    | Annotated[LookForTroubleStep, Tag("look_for_trouble")]
-    | Annotated[EndTurnStep, Tag("end_turn")]
-    | Annotated[GiveStep, Tag("give")],
-    Discriminator(_step_kind),
-]
-
-
-class Expect(Model):
-    fighter_strength: int | None = None
-    monster_strength: int | None = None
-    outcome: Literal["won", "escaped", "caught", "dead", "none"] | None = None
-    levels: dict[Name, int] = Field(default_factory=dict)
-    treasures_drawn: int | None = None
-    hand_sizes: dict[Name, int] = Field(default_factory=dict)
-    in_play: dict[Name, list[Name]] = Field(default_factory=dict)
-    not_in_play: dict[Name, list[Name]] = Field(default_factory=dict)
-    carried: dict[Name, list[Name]] = Field(default_factory=dict)
-    equipped: dict[Name, list[Name]] = Field(default_factory=dict)
-    dead: list[Name] | None = None
-    error: bool | str | None = None
-    winner: Name | None = None
-    sex: dict[Name, Literal["male", "female"]] = Field(default_factory=dict)
-    treasures_face_up: bool | None = None
-
-
-class ScenarioDocument(Model):
-    name: Name
-    sets: list[Name] = Field(default_factory=list)
-    pack: Name | None = None
-    cards: list[dict[str, Any]] = Field(default_factory=list)
-    seed: int | None = None
-    dice: list[Annotated[int, Field(ge=1, le=6)]] = Field(default_factory=list)
-    options: ScenarioOptions = Field(default_factory=ScenarioOptions)
-    players: list[PlayerSetup] = Field(min_length=1)
-    combat: CombatSetup | None = None
-    steps: list[Step] = Field(default_factory=list)
-    deck: DeckSetup = Field(default_factory=DeckSetup)
-    expect: Expect = Field(default_factory=Expect)
-
-
-# --------------------------------------------------------------------------------------------
-# Cards by name
-# --------------------------------------------------------------------------------------------
-
-
-class CardLibrary:
-    """Cards by name, across sets. Earlier sources win over later ones for the same name."""
-
-    def __init__(self) -> None:
-        self._by_name: dict[str, list[tuple[str, CardBase]]] = {}
-        self.sets: list[str] = []
-
-    def add(self, set_code: str, card: CardBase) -> None:
-        entries = self._by_name.setdefault(card.name.casefold(), [])
-        if all(code != set_code for code, _ in entries):
-            entries.append((set_code, card))
-        if set_code not in self.sets:
-            self.sets.append(set_code)
-
-    def cards(self) -> Iterable[tuple[str, CardBase]]:
-        for entries in self._by_name.values():
-            yield from entries
-
-    def lookup(self, reference: str) -> tuple[str, CardBase]:
-        name, _, set_code = reference.partition("@")
-        entries = self._by_name.get(name.strip().casefold(), [])
-        if set_code:
-            entries = [e for e in entries if e[0] == set_code.strip()]
-        if not entries:
-            names = [card.name for _, card in self.cards()]
-            hint = nearest_word(name.strip(), names)
-            where = f" in {set_code}" if set_code else ""
-            raise KeyError(
-                f"unknown card {reference!r}{where}" + (f"; did you mean {hint!r}?" if hint else "")
-            )
-        inline = [e for e in entries if e[0] == ""]
-        if inline:
-            return inline[0]
-        if len(entries) > 1:
-            options = ", ".join(f"{name}@{code}" for code, _ in entries)
-            raise KeyError(f"{name!r} is in several sets; write one of {options}")
-        return entries[0]
-
-
-_SET_FILE_CACHE: dict[Path, tuple[float, list[CardBase]]] = {}
-
-
-def _set_file_cards(path: Path) -> list[CardBase]:
-    """A set file's cards, parsed once per version of the file (scenarios share them)."""
-    mtime = path.stat().st_mtime
-    hit = _SET_FILE_CACHE.get(path)
-    if hit is None or hit[0] != mtime:
-        hit = (mtime, list(load_set_file(path).cards))
-        _SET_FILE_CACHE[path] = hit
-    return hit[1]
-
-
-def library_from_set_files(codes: Sequence[str], directory: Path = DEFAULT_SET_DIR) -> CardLibrary:
-    library = CardLibrary()
-    for code in codes:
-        path = directory / f"{code}.yaml"
-        if not path.exists():
-            raise KeyError(f"unknown set {code!r} (no {path})")
-        for card in _set_file_cards(path):
-            library.add(code, card)
-    return library
+from validator.engine.strength import monsters_strength, side_strength
+from validator.engine.turn import add_monster, apply_curse, check_can_hold, place_in_play
 
 
 def library_from_pack(path: Path) -> CardLibrary:
@@ -357,53 +76,8 @@ def library_from_pack(path: Path) -> CardLibrary:
 
     The pack is checked as `load_pack` checks it; a bad one raises `pack.PackError` (a
     CardDocumentError) naming the file, path and line."""
-    from validator.engine.pack import load_pack  # pack.py imports this module
 
     return load_pack(path).library()
-
-
-# --------------------------------------------------------------------------------------------
-# Results
-# --------------------------------------------------------------------------------------------
-
-
-class ScenarioError(Exception):
-    """A scenario that cannot run as written (unknown key, card, player or step)."""
-
-    def __init__(self, errors: list[DocumentError], source: str | None = None) -> None:
-        self.errors = errors
-        self.source = source
-        super().__init__(str(CardDocumentError(errors, source)))
-
-    def lines(self) -> list[str]:
-        return CardDocumentError(self.errors, self.source).lines()
-
-
-@dataclass
-class ScenarioResult:
-    name: str
-    source: str
-    passed: bool
-    failures: list[str] = field(default_factory=list)
-    values: dict[str, Any] = field(default_factory=dict)
-
-    def line(self) -> str:
-        status = "PASS" if self.passed else "FAIL"
-        text = f"{status} {self.name}"
-        if self.source:
-            text += f" ({self.source})"
-        if self.failures:
-            text += ": " + "; ".join(self.failures)
-        return text
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "source": self.source,
-            "passed": self.passed,
-            "failures": self.failures,
-            "values": self.values,
-        }
 
 
 # --------------------------------------------------------------------------------------------
@@ -421,7 +95,7 @@ class _Context:
     next_uid: int = 100000
 
     def fail(self, path: Sequence[str | int], message: str) -> ScenarioError:
-        return _error(path, message, self.lines, self.source)
+        return located_error(path, message, self.lines, self.source)
 
     def player(self, name: str, path: Sequence[str | int]) -> Player:
         try:
@@ -450,33 +124,6 @@ class _Context:
         return CardInstance(self.next_uid, card, set_code)
 
 
-def _error(
-    path: Sequence[str | int],
-    message: str,
-    lines: dict[tuple[str | int, ...], int],
-    source: str,
-) -> ScenarioError:
-    return ScenarioError([DocumentError(format_path(path), message, line_for(path, lines))], source)
-
-
-def parse_scenario(
-    data: Any, source: str = "", lines: dict[tuple[str | int, ...], int] | None = None
-) -> ScenarioDocument:
-    try:
-        return ScenarioDocument.model_validate(data)
-    except ValidationError as exc:
-        errors = errors_from_validation(exc, ScenarioDocument, lines or {})
-        raise ScenarioError(errors, source) from exc
-
-
-def load_scenario_file(path: Path) -> tuple[ScenarioDocument, dict[tuple[str | int, ...], int]]:
-    try:
-        parsed = read_yaml(path.read_text(encoding="utf-8"), str(path))
-    except CardDocumentError as exc:
-        raise ScenarioError(exc.errors, str(path)) from exc
-    return parse_scenario(parsed.data, str(path), parsed.lines), parsed.lines
-
-
 def run_scenario_file(path: Path, library: CardLibrary | None = None) -> ScenarioResult:
     """Run one scenario file; a malformed scenario is a failed result naming file and line."""
     try:
@@ -486,17 +133,6 @@ def run_scenario_file(path: Path, library: CardLibrary | None = None) -> Scenari
         )
     except ScenarioError as exc:
         return ScenarioResult(path.stem, str(path), False, exc.lines())
-
-
-def scenario_files(paths: Iterable[Path]) -> list[Path]:
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()))
-            files.extend(sorted(p for p in path.rglob("*.yml") if p.is_file()))
-        else:
-            files.append(path)
-    return files
 
 
 def build_library(
@@ -555,7 +191,7 @@ def run_scenario(
     known_lines = lines or {}
 
     def fail(path: Sequence[str | int], message: str) -> ScenarioError:
-        return _error(path, message, known_lines, source)
+        return located_error(path, message, known_lines, source)
 
     cards = build_library(document, library, base_dir, fail)
     rng = random.Random(document.seed if document.seed is not None else 0)
@@ -563,12 +199,12 @@ def run_scenario(
         players=[Player(p.name, level=p.level, sex=p.sex) for p in document.players],
         rng=rng,
         options=Options(document.options.faster_play, document.options.shared_victory),
+        chooser=DefaultChooser(),
     )
     game.die = ScriptedDie(document.dice, SeededDie(rng))
     context = _Context(document, known_lines, source, cards, game)
     _build_decks(context)
     _set_table(context)
-    from validator.engine.game import check_invariants
 
     game.total_cards = sum(map(len, game.card_piles()))
     values: dict[str, Any] = {}
@@ -681,6 +317,13 @@ def fingerprint(game: Game) -> tuple[Any, ...]:
 
 # Card instances are immutable, so scenarios run on the same library share them: each game gets
 # its own lists, shuffled by its own seed. Keyed by id(); each entry keeps its library alive.
+def forget_library_decks(library: CardLibrary) -> None:
+    """Drop the shuffled decks cached for a library built for one run (a server builds a
+    library per request; each holds every official card)."""
+    for key in [k for k, v in _DECK_CACHE.items() if v and v[0] is library]:
+        _DECK_CACHE.pop(key, None)
+
+
 _DECK_CACHE: dict[tuple[int, bool], tuple[CardLibrary, list[CardInstance], list[CardInstance]]] = {}
 
 
@@ -712,7 +355,6 @@ def _build_decks(context: _Context) -> None:
 
 
 def _set_table(context: _Context) -> None:
-    from validator.engine.turn import _add_monster, check_can_hold
 
     document, game = context.document, context.game
     for p_index, setup in enumerate(document.players):
@@ -761,11 +403,10 @@ def _set_table(context: _Context) -> None:
         combat = start_combat(game, fighter, monsters[0])
         for card in monsters[1:]:
             if game.combat is combat:
-                _add_monster(game, combat, card)
+                add_monster(game, combat, card)
 
 
 def _put_in_play(game: Game, player: Player, card: CardInstance) -> None:
-    from validator.engine.turn import _curse, place_in_play
 
     definition = card.card
     if definition.kind_name == "power":
@@ -793,7 +434,7 @@ def _put_in_play(game: Game, player: Player, card: CardInstance) -> None:
     elif is_follower(definition):
         player.followers.append(card)
     elif is_curse(definition):
-        _curse(game, card, player)
+        apply_curse(game, card, player)
     else:
         raise RuleViolation(f"{card.name} ({definition.kind_name}) cannot be put in play")
 
@@ -843,8 +484,6 @@ def _target(game: Game, on: str | None) -> tuple[Player | None, str | None]:
 
 
 def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
-    from validator.engine import combat_specials, turn
-    from validator.engine.combat import resolve
 
     game = context.game
     if isinstance(step, PlayStep):
@@ -1022,23 +661,3 @@ def run_paths(paths: Sequence[Path], library: CardLibrary | None = None) -> list
         ScenarioResult(p.name, str(p), False, [f"{p}: no such file or folder"]) for p in missing
     ]
     return results + [run_scenario_file(path, library) for path in files if path.exists()]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(description="Run scenario files without Django.")
-    parser.add_argument("paths", nargs="+", type=Path)
-    parser.add_argument("--json", action="store_true", help="one JSON object per scenario")
-    args = parser.parse_args(argv)
-    results = run_paths(args.paths)
-    for result in results:
-        print(json.dumps(result.as_json(), sort_keys=True) if args.json else result.line())
-    failed = sum(not r.passed for r in results)
-    if not args.json:
-        print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed or not results else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
