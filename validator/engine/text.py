@@ -25,9 +25,9 @@ from validator.engine.cards import (
     OtherCard,
     TextContext,
     UnknownKindCard,
-    _plural,
-    _signed,
-    _slot_phrase,
+    count_phrase,
+    signed,
+    slot_phrase,
 )
 
 _SLOT_LABEL = {
@@ -65,7 +65,7 @@ def _gold(gold: int | None) -> str:
 
 
 def _stat_or_unknown(value: int | None, label: str, plural: str | None = None) -> str:
-    return f"{label} unknown" if value is None else _plural(value, label, plural)
+    return f"{label} unknown" if value is None else count_phrase(value, label, plural)
 
 
 def render_lines(card: CardBase) -> list[str]:
@@ -90,7 +90,7 @@ def render_lines(card: CardBase) -> list[str]:
         if card.persistent:
             keep = "It stays in play"
             if card.ends_with_slot:
-                keep += f" until {_slot_phrase(card.ends_with_slot)} of yours is lost"
+                keep += f" until {slot_phrase(card.ends_with_slot)} of yours is lost"
             lines.append(keep + ".")
     elif isinstance(card, ItemCard):
         lines.append(_item_stats(card))
@@ -109,7 +109,7 @@ def render_lines(card: CardBase) -> list[str]:
         if card.timing == "any":
             lines.append("Play it at any time, on anyone's turn.")
         if card.bonus:
-            lines.append(f"{_signed(card.bonus)} to your combat strength.")
+            lines.append(f"{signed(card.bonus)} to your combat strength.")
         lines += _sentences(card.effects, TextContext())
         lines += [_sentence(a.describe(TextContext())) for a in card.abilities]
     elif isinstance(card, LevelCard | OtherCard):
@@ -144,7 +144,7 @@ def _monster_stats(card: MonsterCard) -> str:
 
 
 def _enhancer_text(card: MonsterEnhancerCard) -> str:
-    strength = "an unknown amount" if card.strength is None else _signed(card.strength)
+    strength = "an unknown amount" if card.strength is None else signed(card.strength)
     text = f"Play on a monster in any combat: {strength} to its combat strength"
     if card.strength_floor is not None:
         text += f" (never below Level {card.strength_floor})"
@@ -152,7 +152,7 @@ def _enhancer_text(card: MonsterEnhancerCard) -> str:
         text += "; its effect on Treasure is unknown"
     elif card.treasures:
         more = "more" if card.treasures > 0 else "fewer"
-        text += f"; {_plural(abs(card.treasures), 'Treasure')} {more} if it is killed"
+        text += f"; {count_phrase(abs(card.treasures), 'Treasure')} {more} if it is killed"
         if card.treasures_floor is not None:
             text += f" (never below {card.treasures_floor})"
     return text + "."
@@ -163,7 +163,7 @@ def _item_stats(card: ItemCard) -> str:
     if card.bonus is None:
         parts.append("Bonus unknown")
     elif card.bonus:
-        parts.append(f"{_signed(card.bonus)} bonus")
+        parts.append(f"{signed(card.bonus)} bonus")
     parts.append(slot_label(card.slot) if card.slot != "other" else "No slot")
     if card.big:
         parts.append("Big")
@@ -175,7 +175,7 @@ def _one_shot_stats(card: OneShotCard) -> str:
     text = "Usable once only"
     if card.bonus:
         side = {"either": "either side", "player": "the munchkins", "monster": "a monster"}
-        text += f": {_signed(card.bonus)} to {side[card.side]} in a combat"
+        text += f": {signed(card.bonus)} to {side[card.side]} in a combat"
     text = f"{text}. {_gold(card.gold)}."
     if card.played_by == "combatant":
         text += " Only a player taking part in the combat may play it."

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from validator.engine.cards import (
     Model,
-    _hoist_repeated_unions,
+    hoist_repeated_unions,
     parse_card,
 )
 from validator.engine.pack.document import (
@@ -38,7 +38,7 @@ def pack_json_schema() -> dict[str, Any]:
         **cards["items"],
     }
     cards["items"] = {"$ref": "#/$defs/Card"}
-    schema = _hoist_repeated_unions(schema)
+    schema = hoist_repeated_unions(schema)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = f"Munchkin pack, format version {PACK_FORMAT_VERSION}"
     return schema

@@ -1,0 +1,336 @@
+"""Errors that name their path and line, and reading YAML strictly (duplicate keys, line
+numbers for every path)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import types
+import typing
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import yaml
+from pydantic import (
+    BaseModel,
+    Discriminator,
+    Tag,
+    ValidationError,
+)
+
+from validator.engine.cards.conditions import CONDITION_TYPES
+
+# --------------------------------------------------------------------------------------------
+# Errors with paths, lines and the nearest valid word
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DocumentError:
+    path: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line else ""
+        return f"{where}{self.path or '(document)'}: {self.message}"
+
+
+@dataclass
+class CardDocumentError(Exception):
+    """A document that does not parse; every error names its path (and line, from YAML)."""
+
+    errors: list[DocumentError]
+    source: str | None = None
+
+    def __str__(self) -> str:
+        head = f"{self.source}: " if self.source else ""
+        return head + "; ".join(str(e) for e in self.errors)
+
+    def lines(self) -> list[str]:
+        out = []
+        for error in self.errors:
+            where = ":".join(str(p) for p in (self.source, error.line) if p)
+            what = f"{error.path}: {error.message}" if error.path else error.message
+            out.append(f"{where}: {what}" if where else what)
+        return out
+
+
+def nearest_word(word: str, candidates: Iterable[str]) -> str | None:
+    """The valid word closest to a misspelt one, if any is close enough to be a likely typo."""
+    matches = difflib.get_close_matches(str(word), list(candidates), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def _union_members(annotation: Any) -> dict[str, Any] | None:
+    """For a discriminated union annotation, map each tag to its member type."""
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        base, *meta = typing.get_args(annotation)
+        discriminator = next((m for m in meta if isinstance(m, Discriminator)), None) or next(
+            (
+                m.discriminator
+                for m in meta
+                if hasattr(m, "discriminator") and m.discriminator is not None
+            ),
+            None,
+        )
+        if discriminator is None:
+            return None
+        members: dict[str, Any] = {}
+        for member in typing.get_args(base):
+            if typing.get_origin(member) is Annotated:
+                cls, *tags = typing.get_args(member)
+                tag = next(t.tag for t in tags if isinstance(t, Tag))
+                members[tag] = cls
+            elif isinstance(discriminator, str):
+                for value in typing.get_args(member.model_fields[discriminator].annotation):
+                    members[value] = member
+        return members
+    return None
+
+
+def _strip_optional(annotation: Any) -> Any:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def _walk(root: Any, loc: Sequence[str | int]) -> tuple[list[str | int], Any]:
+    """Follow a pydantic error location through the definitions.
+
+    Returns the location without union tags (the path a person would write) and the type found
+    at its end (a model class, when the location ends inside one)."""
+    current: Any = root
+    path: list[str | int] = []
+    for part in loc:
+        current = _strip_optional(current)
+        members = _union_members(current)
+        if members is not None and isinstance(part, str) and part in members:
+            current = members[part]
+            continue
+        if typing.get_origin(current) is Annotated:
+            current = _strip_optional(typing.get_args(current)[0])
+            members = _union_members(current)
+        if isinstance(part, int) and typing.get_origin(current) is list:
+            current = typing.get_args(current)[0]
+            path.append(part)
+            continue
+        if isinstance(current, type) and issubclass(current, BaseModel) and isinstance(part, str):
+            field_name = next(
+                (n for n, f in current.model_fields.items() if (f.alias or n) == part), None
+            )
+            if field_name is not None:
+                current = current.model_fields[field_name].annotation
+                path.append(part)
+                continue
+        if typing.get_origin(current) in (typing.Union, types.UnionType):
+            # A plain union (int | "roll"): pydantic names the branch; it is not a path step.
+            continue
+        path.append(part)
+        current = None
+    return path, current
+
+
+def _model_keys(model: Any) -> list[str]:
+    model = _strip_optional(model)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return [f.alias or n for n, f in model.model_fields.items()]
+    return []
+
+
+def format_path(parts: Sequence[str | int]) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+_QUOTED = re.compile(r"'([^']*)'")
+
+
+def _error_message(error: Any, parent: Any, field_name: str | int | None) -> str:
+    kind = error["type"]
+    ctx = error.get("ctx") or {}
+    if kind == "extra_forbidden":
+        valid = _model_keys(parent)
+        hint = nearest_word(str(field_name), valid)
+        message = f"unknown key {field_name!r}"
+        if hint:
+            message += f"; did you mean {hint!r}?"
+        elif valid:
+            message += f"; valid keys: {', '.join(valid)}"
+        return message
+    if kind == "union_tag_invalid":
+        tags = _QUOTED.findall(str(ctx.get("expected_tags", "")))
+        word = ctx.get("tag")
+        message = f"unknown {ctx.get('discriminator', 'tag').strip(chr(39))} {word!r}"
+        hint = nearest_word(str(word), tags)
+        return message + (f"; did you mean {hint!r}?" if hint else f"; valid: {', '.join(tags)}")
+    if kind == "condition_shape":
+        given = error.get("input")
+        if isinstance(given, dict) and len(given) == 1:
+            word = str(next(iter(given)))
+            keys = [c.key for c in CONDITION_TYPES]
+            hint = nearest_word(word, keys)
+            return f"unknown condition {word!r}" + (
+                f"; did you mean {hint!r}?" if hint else f"; valid: {', '.join(keys)}"
+            )
+        return str(error["msg"])
+    if kind == "union_tag_not_found":
+        return f"missing {str(ctx.get('discriminator', 'tag')).strip(chr(39))!s}"
+    if kind == "literal_error":
+        words = _QUOTED.findall(str(ctx.get("expected", "")))
+        given = error.get("input")
+        hint = nearest_word(str(given), words)
+        message = f"{given!r} is not one of {', '.join(words)}"
+        return message + (f"; did you mean {hint!r}?" if hint else "")
+    if kind == "missing":
+        return "required key is missing"
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
+def errors_from_validation(
+    exc: ValidationError, root: Any, lines: dict[tuple[str | int, ...], int] | None = None
+) -> list[DocumentError]:
+    """Turn pydantic's errors into path + message (+ line) errors, one per distinct place."""
+    out: list[DocumentError] = []
+    seen: set[tuple[str, str]] = set()
+    errors = exc.errors()
+    # A plain union reports every branch; keep the most specific message per path.
+    for error in errors:
+        loc = tuple(error["loc"])
+        path, _ = _walk(root, loc)
+        parent_path, parent = _walk(root, loc[:-1]) if loc else ([], root)
+        last = loc[-1] if loc else None
+        message = _error_message(error, parent, last)
+        if error["type"] == "extra_forbidden":
+            path = [*parent_path, last] if last is not None else parent_path
+        elif error["type"] == "union_tag_not_found" and isinstance(error.get("input"), dict):
+            # The discriminator is missing: most often because its key is misspelt.
+            discriminator = str((error.get("ctx") or {}).get("discriminator", "")).strip("'")
+            typo = next((k for k in error["input"] if nearest_word(str(k), [discriminator])), None)
+            if typo is not None and typo != discriminator:
+                path = [*path, typo]
+                message = f"unknown key {typo!r}; did you mean {discriminator!r}?"
+            elif discriminator.isidentifier():
+                path = [*path, discriminator]
+        elif error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+            discriminator = str((error.get("ctx") or {}).get("discriminator", "")).strip("'")
+            if discriminator.isidentifier():
+                path = [*path, discriminator]
+        display = format_path(path)
+        key = (display, message)
+        if key in seen:
+            continue
+        seen.add(key)
+        line = line_for(path, lines) if lines else None
+        out.append(DocumentError(display, message, line))
+    return _collapse_union_branches(out)
+
+
+def _collapse_union_branches(errors: list[DocumentError]) -> list[DocumentError]:
+    by_path: dict[str, list[DocumentError]] = {}
+    for error in errors:
+        by_path.setdefault(error.path, []).append(error)
+    out: list[DocumentError] = []
+    for path, group in by_path.items():
+        if len(group) > 1 and all(e.message.startswith(("Input should be", "'")) for e in group):
+            expected = "; or ".join(e.message for e in group)
+            out.append(DocumentError(path, expected, group[0].line))
+        else:
+            out.extend(group)
+    return out
+
+
+def line_for(path: Sequence[str | int], lines: dict[tuple[str | int, ...], int]) -> int | None:
+    """The line of a path in a YAML document, or of its nearest ancestor that has one."""
+    for end in range(len(path), -1, -1):
+        line = lines.get(tuple(path[:end]))
+        if line is not None:
+            return line
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# YAML with line numbers (and no silent duplicate keys)
+# --------------------------------------------------------------------------------------------
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """Safe YAML that refuses duplicate keys instead of keeping the last one silently."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"duplicate key {key!r} (first at line {seen[key] + 1})",
+                key_node.start_mark,
+            )
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+# YAML 1.2 booleans only: in YAML 1.1 `on`, `off`, `yes` and `no` are booleans, and the scenario
+# format uses `on:` as a key.
+_StrictLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool",
+    re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    list("tTfF"),
+)
+
+
+def _line_map(node: yaml.Node) -> dict[tuple[str | int, ...], int]:
+    lines: dict[tuple[str | int, ...], int] = {}
+
+    def visit(n: yaml.Node, path: tuple[str | int, ...]) -> None:
+        lines.setdefault(path, n.start_mark.line + 1)
+        if isinstance(n, yaml.MappingNode):
+            for key_node, value_node in n.value:
+                child = (*path, key_node.value)
+                lines[child] = key_node.start_mark.line + 1
+                visit(value_node, child)
+        elif isinstance(n, yaml.SequenceNode):
+            for index, item in enumerate(n.value):
+                visit(item, (*path, index))
+
+    visit(node, ())
+    return lines
+
+
+@dataclass
+class ParsedYaml:
+    data: Any
+    lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+
+
+def read_yaml(text: str, source: str = "<yaml>") -> ParsedYaml:
+    """Parse YAML text, keeping the line of every key and item; syntax errors name the line."""
+    try:
+        node = yaml.compose(text, Loader=_StrictLoader)
+        data = yaml.load(text, Loader=_StrictLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        problem = exc.problem or str(exc)
+        raise CardDocumentError(
+            [DocumentError("", f"YAML syntax: {problem}", line)], source
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise CardDocumentError([DocumentError("", f"YAML syntax: {exc}")], source) from exc
+    return ParsedYaml(data, _line_map(node) if node is not None else {})

@@ -1,0 +1,196 @@
+"""Parsing, loading, dumping and hashing card documents, and the card JSON Schema."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import (
+    ValidationError,
+)
+
+from validator.engine.cards.documents import (
+    CardDocumentError,
+    DocumentError,
+    errors_from_validation,
+    format_path,
+    line_for,
+    read_yaml,
+)
+from validator.engine.cards.kinds import Card, CardBase, SetDocument, _card_adapter
+from validator.engine.cards.vocabulary import LANGUAGE_VERSION
+
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "card.schema.json"
+
+# --------------------------------------------------------------------------------------------
+# Entry points: parse, dump, schema
+# --------------------------------------------------------------------------------------------
+
+
+def parse_card(data: Any, source: str | None = None) -> CardBase:
+    """Parse one card document (a mapping), or raise CardDocumentError naming each error."""
+    try:
+        card: CardBase = _card_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise CardDocumentError(errors_from_validation(exc, Card), source) from exc
+    return card
+
+
+def parse_set(
+    data: Any, source: str | None = None, lines: dict[tuple[str | int, ...], int] | None = None
+) -> SetDocument:
+    """Parse a set document; duplicate card names are errors too."""
+    try:
+        document = SetDocument.model_validate(data)
+    except ValidationError as exc:
+        errors = errors_from_validation(exc, SetDocument, lines)
+        raise CardDocumentError(_name_the_cards(errors, data), source) from exc
+    duplicates: list[DocumentError] = []
+    first_seen: dict[str, int] = {}
+    for index, card in enumerate(document.cards):
+        key = card.name.casefold()
+        if key in first_seen:
+            path = ("cards", index, "name")
+            duplicates.append(
+                DocumentError(
+                    format_path(path),
+                    f"duplicate card {card.name!r} (already cards[{first_seen[key]}]); "
+                    "give one entry with copies instead",
+                    line_for(path, lines or {}),
+                )
+            )
+        else:
+            first_seen[key] = index
+    if duplicates:
+        raise CardDocumentError(duplicates, source)
+    return document
+
+
+_CARD_PATH = re.compile(r"^cards\[(\d+)\]")
+
+
+def _name_the_cards(errors: list[DocumentError], data: Any) -> list[DocumentError]:
+    """Say which card each error is in: a path alone is hard to find in a long file."""
+    cards = data.get("cards") if isinstance(data, dict) else None
+    out = []
+    for error in errors:
+        match = _CARD_PATH.match(error.path)
+        if match and isinstance(cards, list) and int(match.group(1)) < len(cards):
+            entry = cards[int(match.group(1))]
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if isinstance(name, str):
+                error = DocumentError(error.path, f"{error.message} (card {name!r})", error.line)
+        out.append(error)
+    return out
+
+
+def load_set_file(path: Path) -> SetDocument:
+    """Read and parse a set file; every error carries the file, line and path."""
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CardDocumentError([DocumentError("", f"cannot read: {exc}")], source) from exc
+    parsed = read_yaml(text, source)
+    return parse_set(parsed.data, source, parsed.lines)
+
+
+_FIRST_KEYS = ("name", "deck", "kind", "type", "copies")
+_LAST_KEYS = ("tags", "effects", "bad_stuff", "abilities", "notes", "encoding")
+
+
+def _ordered(value: Any) -> Any:
+    """Keys in reading order: identity first, stats next, effects and status last."""
+    if isinstance(value, dict):
+        keys = sorted(
+            value,
+            key=lambda k: (
+                0 if k in _FIRST_KEYS else 2 if k in _LAST_KEYS else 1,
+                _FIRST_KEYS.index(k)
+                if k in _FIRST_KEYS
+                else _LAST_KEYS.index(k)
+                if k in _LAST_KEYS
+                else 0,
+            ),
+        )
+        return {k: _ordered(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [_ordered(v) for v in value]
+    return value
+
+
+def dump_card(card: CardBase) -> dict[str, Any]:
+    """The card as a plain document, keys in reading order; parse_card(dump_card(c)) == c."""
+    return dict(_ordered(card.model_dump(mode="json", by_alias=True, exclude_unset=True)))
+
+
+def hoist_repeated_unions(schema: dict[str, Any]) -> dict[str, Any]:
+    """Pydantic inlines a union at every use; name the repeated ones once under $defs."""
+    counts: dict[str, int] = {}
+
+    def key_of(node: dict[str, Any]) -> str:
+        return json.dumps(node, sort_keys=True)
+
+    def count(node: Any) -> None:
+        if isinstance(node, dict):
+            if len(node.get("oneOf", ())) >= 3:
+                counts[key_of(node)] = counts.get(key_of(node), 0) + 1
+            for value in node.values():
+                count(value)
+        elif isinstance(node, list):
+            for value in node:
+                count(value)
+
+    count(schema)
+    names: dict[str, str] = {}
+    defs: dict[str, Any] = schema.setdefault("$defs", {})
+    for key, seen in counts.items():
+        if seen < 2:
+            continue
+        node = json.loads(key)
+        refs = json.dumps(node)
+        name = (
+            "Effect"
+            if '"LoseLevels"' in refs
+            else "Condition"
+            if '"RaceIs"' in refs
+            else f"Union{len(names) + 1}"
+        )
+        names[key] = name
+        defs[name] = node
+
+    def replace(node: Any, top: bool = False) -> Any:
+        if isinstance(node, dict):
+            if not top and key_of(node) in names:
+                return {"$ref": f"#/$defs/{names[key_of(node)]}"}
+            return {k: replace(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [replace(v) for v in node]
+        return node
+
+    hoisted = {k: replace(v) for k, v in schema.items() if k != "$defs"}
+    hoisted["$defs"] = {
+        name: (replace(value, top=name in names.values()) if isinstance(value, dict) else value)
+        for name, value in defs.items()
+    }
+    return hoisted
+
+
+def document_hash(document: dict[str, Any]) -> str:
+    """The identity of a card document: sha256 of its canonical JSON."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def card_json_schema() -> dict[str, Any]:
+    schema = hoist_repeated_unions(_card_adapter.json_schema(by_alias=True))
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = f"Munchkin card document, effect language v{LANGUAGE_VERSION}"
+    return schema
+
+
+def card_json_schema_text() -> str:
+    return json.dumps(card_json_schema(), indent=2, sort_keys=True) + "\n"

@@ -1,0 +1,102 @@
+"""The effect language's vocabulary: the model base, trait names and the phrases rules
+text is built from."""
+
+from __future__ import annotations
+
+import re
+import typing
+from typing import Annotated, Final, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+)
+
+LANGUAGE_VERSION: Final = 1
+
+# --------------------------------------------------------------------------------------------
+# Vocabulary
+# --------------------------------------------------------------------------------------------
+
+Deck = Literal["door", "treasure"]
+Sex = Literal["male", "female"]
+Slot = Literal["headgear", "armor", "footgear", "one_hand", "two_hands", "other", "vehicle", "ship"]
+Size = Literal["big", "small"]
+CardTag = Literal[
+    "undead",
+    "shark",
+    "in-black",
+    "weapon",
+    "below-waist",
+    "fire",
+    "pole",
+    "staff",
+    "wand",
+    "knife",
+    "gun",
+    "vehicle",
+    "ship-enhancer",
+    "race-attachment",
+    "class-attachment",
+    "item-attachment",
+    "accent-attachment",
+    "loyalty-attachment",
+    "training-attachment",
+    "species-attachment",
+    "monster-adder",
+    "trap",
+    "origin",
+]
+# The character axes: a player holds cards on each axis (one per axis unless a card allows more).
+Axis = Literal[
+    "race", "class", "accent", "loyalty", "species", "power", "origin", "training", "role"
+]
+CHARACTER_KINDS: tuple[str, ...] = typing.get_args(Axis)
+Duration = Literal["in_play", "this_combat", "next_combat", "permanent"]
+Timing = Literal["any", "combat", "running_away", "own_turn", "on_draw", "outside_combat"]
+
+_TRAIT = re.compile(r"^[a-z][a-z0-9' -]*$")
+
+
+def _trait_name(value: str) -> str:
+    if not _TRAIT.match(value):
+        raise ValueError(
+            f"{value!r} is not a trait name: write it in lower case, like 'elf' or 'cleric'"
+        )
+    return value
+
+
+TraitName = Annotated[str, AfterValidator(_trait_name)]
+CardName = Annotated[str, Field(min_length=1, max_length=80)]
+Prose = Annotated[str, Field(min_length=1, max_length=2000)]
+
+
+_PLURALS = {"class": "classes", "species": "species", "power": "powers", "loyalty": "loyalties"}
+
+
+def _axis_plural(axis: str) -> str:
+    return _title(_PLURALS.get(axis, axis + "s"))
+
+
+def _title(name: str) -> str:
+    return " ".join(part[:1].upper() + part[1:] for part in name.split(" "))
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def count_phrase(count: int, singular: str, plural: str | None = None) -> str:
+    return f"{count} {singular if count == 1 else (plural or singular + 's')}"
+
+
+def signed(amount: int) -> str:
+    return f"+{amount}" if amount >= 0 else f"{amount}"
+
+
+class Model(BaseModel):
+    """Base of every typed definition: unknown keys are errors, instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
