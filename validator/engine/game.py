@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
-from validator.engine import turn
+from validator.engine import abilities, turn
 from validator.engine.cards import (
     CHARACTER_KINDS,
     CardBase,
@@ -440,7 +440,7 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
                 continue
             n = min(len(spare), cost.discard_up_to or cost.discard)
             try:
-                turn.use_ability(game, player, source, ability.slug, discards=spare[:n])
+                abilities.use_ability(game, player, source, ability.slug, discards=spare[:n])
                 check(game)
             except RuleViolation:
                 continue

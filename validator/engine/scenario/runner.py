@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from validator.engine import combat_specials, turn
+from validator.engine import abilities, combat_specials, turn
 from validator.engine.cards import (
     CHARACTER_KINDS,
     CardDocumentError,
@@ -512,7 +512,7 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         source = _card_of(context, player, step.use, [*path, "use"], "table")
         discards = _cards_of(context, player, step.discard, [*path, "discard"])
         target_player, target_monster = _target(game, step.on)
-        turn.use_ability(
+        abilities.use_ability(
             game,
             player,
             source,
@@ -565,7 +565,7 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
         combat_specials.chase_away(game, context.player(step.by, [*path, "by"]), step.chase)
     elif isinstance(step, DiscardCardStep):
         player = context.player(step.by, [*path, "by"])
-        turn.discard_character_card(
+        abilities.discard_character_card(
             game,
             player,
             _card_of(context, player, step.discard_card, [*path, "discard_card"], "table"),
