@@ -1,0 +1,101 @@
+"""The abuse suite: each hostile input from the hardening probe, sent in a process of its own.
+
+`probe(request)` runs tests/abuse/probe.py with the request, against this test's database, and
+returns what it answered and what it cost. The tests that use it commit their data
+(`django_db(transaction=True)`) so the other process sees it. The child is bounded (CPU
+seconds, address space, wall time) so that a regression fails the test instead of the machine.
+"""
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.db import connection
+
+REPO = Path(__file__).resolve().parents[2]
+
+# The budgets of issue 15: every hostile request answers within these.
+CPU_BUDGET_SECONDS = 2.0
+MEMORY_BUDGET_MB = 100.0
+
+# Hard ceilings on the child, far above the budgets: they only stop a runaway.
+_CHILD_CPU_SECONDS = 60
+_CHILD_ADDRESS_SPACE = 6 * 1024**3
+_CHILD_WALL_SECONDS = 120
+
+
+@dataclass
+class Probed:
+    status: int
+    statuses: list[int]
+    content_type: str
+    retry_after: str | None
+    body: str
+    cpu_seconds: float
+    memory_mb: float
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def within_budget(self) -> bool:
+        return self.cpu_seconds <= CPU_BUDGET_SECONDS and self.memory_mb <= MEMORY_BUDGET_MB
+
+    def __str__(self) -> str:
+        return (
+            f"{self.status} in {self.cpu_seconds:.2f} s CPU, +{self.memory_mb:.1f} MB peak: "
+            f"{self.body[:300]}"
+        )
+
+
+def database_url() -> str:
+    """The URL of the test database this process uses, for the child to open."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    user = quote(settings.get("USER") or "", safe="")
+    password = quote(settings.get("PASSWORD") or "", safe="")
+    host = settings.get("HOST") or "localhost"
+    port = settings.get("PORT") or "5432"
+    return f"postgres://{user}:{password}@{host}:{port}/{settings['NAME']}"
+
+
+def _bounded() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (_CHILD_CPU_SECONDS, _CHILD_CPU_SECONDS))
+    resource.setrlimit(resource.RLIMIT_AS, (_CHILD_ADDRESS_SPACE, _CHILD_ADDRESS_SPACE))
+
+
+def run_probe(request: dict[str, Any], env: dict[str, str] | None = None) -> Probed:
+    child_env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        **(env or {}),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.abuse.probe"],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=child_env,
+        timeout=_CHILD_WALL_SECONDS,
+        preexec_fn=_bounded,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise AssertionError(f"the probe died (exit {result.returncode}): {result.stderr[-2000:]}")
+    answer = json.loads(result.stdout.strip().splitlines()[-1])
+    return Probed(**answer)
+
+
+@pytest.fixture
+def probe(transactional_db: None) -> Callable[..., Probed]:
+    """Send one request in a process of its own; see `run_probe`."""
+    return run_probe
