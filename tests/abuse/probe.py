@@ -17,7 +17,7 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
