@@ -134,6 +134,8 @@ class EditorError:
 class Merged:
     document: dict[str, Any] | None
     errors: list[EditorError] = field(default_factory=list)
+    # The line of every key and item of the YAML, read once and shared by every error.
+    lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
 
 
 def merge_document(values: dict[str, Any], yaml_text: str) -> Merged:
@@ -161,23 +163,21 @@ def merge_document(values: dict[str, Any], yaml_text: str) -> Merged:
         else:
             document[key] = value
     if errors:
-        return Merged(None, errors)
-    return Merged(document)
+        return Merged(None, errors, parsed.lines)
+    return Merged(document, lines=parsed.lines)
 
 
-def locate(error: DocumentError, values: dict[str, Any], yaml_text: str) -> EditorError:
+def locate(
+    error: DocumentError, values: dict[str, Any], lines: dict[tuple[str | int, ...], int]
+) -> EditorError:
     """Place an engine error on the form field or the YAML line it concerns."""
     top = error.path.split(".")[0].split("[")[0]
     if top in values and top in FORM_KEYS:
         return EditorError(error.path, error.message, field=top)
-    try:
-        lines = read_yaml(yaml_text or "{}").lines
-    except CardDocumentError:
-        lines = {}
     parts: list[str | int] = []
     for piece in error.path.replace("]", "").replace("[", ".").split("."):
         if piece:
-            parts.append(int(piece) if piece.isdigit() else piece)
+            parts.append(int(piece) if piece.isascii() and piece.isdigit() else piece)
     return EditorError(error.path, error.message, line=line_for(parts, lines) if parts else None)
 
 
@@ -212,7 +212,7 @@ def typed_card(values: dict[str, Any], yaml_text: str) -> tuple[CardBase | None,
     try:
         return parse_card(merged.document), merged
     except CardDocumentError as exc:
-        merged.errors = [locate(e, values, yaml_text) for e in exc.errors]
+        merged.errors = [locate(e, values, merged.lines) for e in exc.errors]
         return None, merged
 
 

@@ -63,6 +63,10 @@ def _stat_form_field(stat: StatField) -> forms.Field:
     )
 
 
+# One card's YAML: the longest real card takes under 2,000 characters.
+MAX_CARD_YAML_CHARS = 20_000
+
+
 class CardForm(forms.Form):
     """The card's identity and stats as fields, the rest of its document as YAML."""
 
@@ -78,6 +82,7 @@ class CardForm(forms.Form):
     )
     document_yaml = forms.CharField(
         required=False,
+        max_length=MAX_CARD_YAML_CHARS,
         label="Everything else (YAML)",
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false", "class": "code"}),
         help_text="tags, effects, bad_stuff, abilities, notes, encoding… "

@@ -7,7 +7,13 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -21,7 +27,10 @@ from catalog import services
 from catalog.models import Card, CardSet
 from catalog.permissions import can_edit_set
 from catalog.services import StaleRevisionError
-from validator.engine import CardDocumentError
+from validator.engine import CardDocumentError, whole_number
+
+# Database ids and revision numbers fit a signed 64-bit column.
+MAX_ID = 2**63 - 1
 
 
 def _user(request: HttpRequest) -> Any:
@@ -149,8 +158,11 @@ def card_new(request: HttpRequest, code: str) -> HttpResponse:
         return _card_save(request, card_set, None)
     initial: dict[str, Any] = {"kind": "monster", "deck": "door", "document_yaml": NEW_CARD_YAML}
     source_id = request.GET.get("from", "")
-    if source_id.isdigit():  # "start from" another card the user may see
-        source = catalog_selectors.card_get(card_id=int(source_id), viewer=_user(request))
+    card_id = whole_number(source_id, low=1, high=MAX_ID)
+    if source_id and card_id is None:
+        raise Http404(f"No card with id {source_id}")
+    if card_id is not None:  # "start from" another card the user may see
+        source = catalog_selectors.card_get(card_id=card_id, viewer=_user(request))
         if source is None:
             raise Http404(f"No card with id {source_id}")
         initial = _initial(source.document, None)
@@ -168,7 +180,7 @@ def card_new_from(request: HttpRequest) -> HttpResponse:
     into = request.GET.get("into", "")
     source = request.GET.get("from", "")
     card_set = _editable_set(request, into)
-    if not source.isdigit():
+    if whole_number(source, low=1, high=MAX_ID) is None:
         raise Http404("No card to start from")
     return redirect(f"{reverse('authoring:card_new', args=[card_set.code])}?from={source}")
 
@@ -296,7 +308,11 @@ def card_history(request: HttpRequest, code: str, slug: str) -> HttpResponse:
 def card_revert(request: HttpRequest, code: str, slug: str, number: int) -> HttpResponse:
     card = _editable_card(request, code, slug)
     raw = request.POST.get("base_revision", "")
-    base = int(raw) if raw.isdigit() else card.revision
+    base = whole_number(raw, low=1, high=MAX_ID) if raw else card.revision
+    if base is None:
+        return HttpResponseBadRequest(
+            f"base_revision must be a whole number from 1 to {MAX_ID:,}", content_type="text/plain"
+        )
     try:
         saved = services.card_revert(
             card=card, actor=_user(request), number=number, base_revision=base

@@ -9,6 +9,8 @@ from catalog import selectors
 from catalog.faces import face_key
 from catalog.forms import SetFilterForm
 from catalog.permissions import can_edit_set, is_public
+from catalog.search import QueryTooComplex
+from validator.engine import whole_number
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -48,17 +50,21 @@ def card_search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "")
     view = "list" if request.GET.get("view") == "list" else "grid"
     page = None
+    refused: list[str] = []
     if query.strip():
-        raw = request.GET.get("page", "1")
-        number = min(int(raw), MAX_PAGE) if raw.isdigit() and int(raw) >= 1 else 1
-        page = selectors.card_search_page(
-            query=query, viewer=request.user, page=number, per_page=PAGE_SIZE
-        )
-        if number > page.num_pages:  # past the end: show the last page, as links expect
+        number = whole_number(request.GET.get("page", "1"), low=1, high=10**18) or 1
+        number = min(number, MAX_PAGE)
+        try:
             page = selectors.card_search_page(
-                query=query, viewer=request.user, page=page.num_pages, per_page=PAGE_SIZE
+                query=query, viewer=request.user, page=number, per_page=PAGE_SIZE
             )
-    warnings = page.warnings if page else []
+            if number > page.num_pages:  # past the end: show the last page, as links expect
+                page = selectors.card_search_page(
+                    query=query, viewer=request.user, page=page.num_pages, per_page=PAGE_SIZE
+                )
+        except QueryTooComplex as exc:
+            refused = [f"{exc}: nothing was searched"]
+    warnings = page.warnings if page else refused
     faces = {c.pk: face_key(c) for c in page.cards} if page else {}
     return render(
         request,

@@ -35,6 +35,7 @@ from catalog.api.serializers import (
 )
 from catalog.api.throttles import ValidateThrottle, WriteThrottle
 from catalog.models import Card, CardSet
+from catalog.search import QueryTooComplex
 from catalog.services import (
     card_create,
     card_delete,
@@ -44,7 +45,14 @@ from catalog.services import (
     set_update,
 )
 from validator.checks import check_card
-from validator.engine import ScenarioResult, parse_card, parse_scenario, render_lines, run_scenario
+from validator.engine import (
+    ScenarioResult,
+    parse_card,
+    parse_scenario,
+    render_lines,
+    run_scenario,
+    whole_number,
+)
 from validator.selectors import checks_for
 
 PAGE_SIZE = 60
@@ -74,10 +82,10 @@ def list_object(
 
 
 def _page(request: Request) -> int:
-    raw = request.query_params.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
+    page = whole_number(request.query_params.get("page", "1"), low=1, high=MAX_PAGE)
+    if page is None:
         raise ValidationError({"page": f"page must be a whole number from 1 to {MAX_PAGE}"})
-    return int(raw)
+    return page
 
 
 def api_input(serializer_class: type[Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -198,12 +206,15 @@ class CardList(WriteView):
     def get(self, request: Request) -> Response:
         """Cards matching `q` (the search language), a page of 60 at a time."""
         page = _page(request)
-        found = selectors.card_search_page(
-            query=request.query_params.get("q", ""),
-            viewer=request.user,
-            page=page,
-            per_page=PAGE_SIZE,
-        )
+        try:
+            found = selectors.card_search_page(
+                query=request.query_params.get("q", ""),
+                viewer=request.user,
+                page=page,
+                per_page=PAGE_SIZE,
+            )
+        except QueryTooComplex as exc:
+            raise ValidationError({"q": str(exc)}) from exc
         context = {
             "request": request,
             "checks": checks_for(document_hashes=[c.document_hash for c in found.cards]),

@@ -9,8 +9,9 @@ group; a leading `-` negates a term or a group):
     unary  := "-" unary | "(" either ")" | term
     term   := key op value | !"exact name" | "phrase" | word
 
-Nothing here raises on bad input: a term the parser cannot read becomes a warning naming it,
-and the rest of the query still runs.
+Nothing here raises on bad words: a term the parser cannot read becomes a warning naming it,
+and the rest of the query still runs. Only a query beyond the parser's limit of nesting is
+refused (QueryTooComplex): half of such a query would match more than it says.
 """
 
 from __future__ import annotations
@@ -19,8 +20,19 @@ import re
 from dataclasses import dataclass, field
 
 MAX_QUERY_LENGTH = 1000
+# Groups and negations inside each other: real queries use two or three.
+MAX_NESTING = 20
 
 OPERATORS = ("<=", ">=", "!=", ":", "=", "<", ">")
+
+
+class QueryTooComplex(ValueError):
+    """A query nesting its groups and negations deeper than MAX_NESTING."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"the query nests groups '(' and negations '-' more than {MAX_NESTING} deep"
+        )
 
 
 @dataclass(frozen=True)
@@ -125,6 +137,7 @@ class _Parser:
         self.tokens = tokens
         self.index = 0
         self.warnings = warnings
+        self.depth = 0
 
     def peek(self) -> _Token | None:
         return self.tokens[self.index] if self.index < len(self.tokens) else None
@@ -174,6 +187,18 @@ class _Parser:
 
     def unary(self) -> Node | None:
         token = self.take()
+        if token.kind in ("-", "("):
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise QueryTooComplex
+            try:
+                return self._inner(token)
+            finally:
+                self.depth -= 1
+        assert token.term is not None
+        return token.term
+
+    def _inner(self, token: _Token) -> Node | None:
         if token.kind == "-":
             following = self.peek()
             if following is None or following.kind in ("or", ")"):
@@ -189,8 +214,7 @@ class _Parser:
             else:
                 self.warnings.append("a '(' is never closed: closed at the end")
             return inner
-        assert token.term is not None
-        return token.term
+        raise AssertionError(token.kind)
 
 
 def _and(nodes: list[Node]) -> Node | None:
@@ -200,7 +224,8 @@ def _and(nodes: list[Node]) -> Node | None:
 
 
 def parse(query: str) -> Parsed:
-    """Parse a query; never raises. Over-long queries are cut, with a warning."""
+    """Parse a query. Over-long queries are cut, with a warning; a query nesting deeper than
+    MAX_NESTING raises QueryTooComplex."""
     warnings: list[str] = []
     if len(query) > MAX_QUERY_LENGTH:
         warnings.append(f"the query is longer than {MAX_QUERY_LENGTH} characters: cut there")

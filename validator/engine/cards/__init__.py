@@ -61,12 +61,10 @@ from validator.engine.cards.conditions import (
 from validator.engine.cards.documents import (
     CardDocumentError,
     DocumentError,
-    ParsedYaml,
     errors_from_validation,
     format_path,
     line_for,
     nearest_word,
-    read_yaml,
 )
 from validator.engine.cards.effects import (
     EFFECT_TYPES,
@@ -178,6 +176,15 @@ from validator.engine.cards.parsing import (
     parse_card,
     parse_set,
 )
+from validator.engine.cards.reader import (
+    DEFAULT_LIMITS,
+    DocumentTooLarge,
+    ParsedYaml,
+    ReadLimits,
+    read_json,
+    read_yaml,
+    whole_number,
+)
 from validator.engine.cards.vocabulary import (
     CHARACTER_KINDS,
     LANGUAGE_VERSION,
@@ -201,6 +208,7 @@ __all__ = [
     "CARD_TYPES",
     "CHARACTER_KINDS",
     "CONDITION_TYPES",
+    "DEFAULT_LIMITS",
     "EFFECT_TYPES",
     "KINDS",
     "LANGUAGE_VERSION",
@@ -246,6 +254,7 @@ __all__ = [
     "DiscardHand",
     "DiscardOwnCard",
     "DocumentError",
+    "DocumentTooLarge",
     "DoubleStrength",
     "DrawFromDiscard",
     "DrawTreasures",
@@ -308,6 +317,7 @@ __all__ = [
     "Prose",
     "RaceIs",
     "Range",
+    "ReadLimits",
     "RefusesCombat",
     "RemoveMonster",
     "ReplaceMonster",
@@ -355,7 +365,9 @@ __all__ = [
     "nearest_word",
     "parse_card",
     "parse_set",
+    "read_json",
     "read_yaml",
     "signed",
     "slot_phrase",
+    "whole_number",
 ]

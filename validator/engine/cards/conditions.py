@@ -16,9 +16,11 @@ from pydantic import (
 )
 
 from validator.engine.cards.vocabulary import (
+    MAX_LIST_ITEMS,
     CardName,
     CardTag,
     Model,
+    Number,
     Sex,
     Slot,
     TraitName,
@@ -115,8 +117,8 @@ class SexIs(ConditionBase):
 
 
 class Range(Model):
-    min: int | None = Field(default=None, ge=1)
-    max: int | None = Field(default=None, ge=1)
+    min: Number | None = Field(default=None, ge=1)
+    max: Number | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
     def _bounded(self) -> Range:
@@ -228,7 +230,7 @@ class BonusesUsed(ConditionBase):
 
 class AllOf(ConditionBase):
     key = "all"
-    all: list[Condition] = Field(min_length=2)
+    all: list[Condition] = Field(max_length=MAX_LIST_ITEMS, min_length=2)
 
     def phrase(self) -> str:
         return " and ".join(c.phrase() for c in self.all)
@@ -240,7 +242,7 @@ class AllOf(ConditionBase):
 
 class AnyOf(ConditionBase):
     key = "any"
-    any: list[Condition] = Field(min_length=2)
+    any: list[Condition] = Field(max_length=MAX_LIST_ITEMS, min_length=2)
 
     def phrase(self) -> str:
         return " or ".join(c.phrase() for c in self.any)

@@ -1,5 +1,5 @@
-"""Errors that name their path and line, and reading YAML strictly (duplicate keys, line
-numbers for every path)."""
+"""Errors that name their path and line (and the nearest valid word); the reading of YAML
+itself is in reader.py."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import re
 import types
 import typing
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-import yaml
 from pydantic import (
     BaseModel,
     Discriminator,
@@ -254,83 +253,3 @@ def line_for(path: Sequence[str | int], lines: dict[tuple[str | int, ...], int])
         if line is not None:
             return line
     return None
-
-
-# --------------------------------------------------------------------------------------------
-# YAML with line numbers (and no silent duplicate keys)
-# --------------------------------------------------------------------------------------------
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """Safe YAML that refuses duplicate keys instead of keeping the last one silently."""
-
-
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"duplicate key {key!r} (first at line {seen[key] + 1})",
-                key_node.start_mark,
-            )
-        seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-# YAML 1.2 booleans only: in YAML 1.1 `on`, `off`, `yes` and `no` are booleans, and the scenario
-# format uses `on:` as a key.
-_StrictLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_StrictLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool",
-    re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-    list("tTfF"),
-)
-
-
-def _line_map(node: yaml.Node) -> dict[tuple[str | int, ...], int]:
-    lines: dict[tuple[str | int, ...], int] = {}
-
-    def visit(n: yaml.Node, path: tuple[str | int, ...]) -> None:
-        lines.setdefault(path, n.start_mark.line + 1)
-        if isinstance(n, yaml.MappingNode):
-            for key_node, value_node in n.value:
-                child = (*path, key_node.value)
-                lines[child] = key_node.start_mark.line + 1
-                visit(value_node, child)
-        elif isinstance(n, yaml.SequenceNode):
-            for index, item in enumerate(n.value):
-                visit(item, (*path, index))
-
-    visit(node, ())
-    return lines
-
-
-@dataclass
-class ParsedYaml:
-    data: Any
-    lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
-
-
-def read_yaml(text: str, source: str = "<yaml>") -> ParsedYaml:
-    """Parse YAML text, keeping the line of every key and item; syntax errors name the line."""
-    try:
-        node = yaml.compose(text, Loader=_StrictLoader)
-        data = yaml.load(text, Loader=_StrictLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        problem = exc.problem or str(exc)
-        raise CardDocumentError(
-            [DocumentError("", f"YAML syntax: {problem}", line)], source
-        ) from exc
-    except yaml.YAMLError as exc:
-        raise CardDocumentError([DocumentError("", f"YAML syntax: {exc}")], source) from exc
-    return ParsedYaml(data, _line_map(node) if node is not None else {})

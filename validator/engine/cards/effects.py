@@ -24,10 +24,12 @@ from validator.engine.cards.conditions import (
     slot_phrase,
 )
 from validator.engine.cards.vocabulary import (
+    MAX_LIST_ITEMS,
     Axis,
     CardTag,
     Duration,
     Model,
+    Number,
     Size,
     Slot,
     TraitName,
@@ -72,7 +74,7 @@ class OutcomeBase(EffectBase):
     """Something that happens to a player. ``otherwise`` applies when it finds nothing to act
     on, or when its ``when`` condition does not hold."""
 
-    otherwise: list[Effect] | None = None
+    otherwise: list[Effect] | None = Field(default=None, max_length=MAX_LIST_ITEMS)
 
     def describe(self, ctx: TextContext) -> str:
         text = self.outcome_text()
@@ -97,7 +99,7 @@ class Strength(EffectBase):
     """A change to combat strength: the monster's on a monster card, the player's elsewhere."""
 
     type: Literal["strength"]
-    amount: int
+    amount: Number
     per: Per | None = None
     duration: Duration | None = None
 
@@ -123,7 +125,7 @@ class RunAway(EffectBase):
     """A change to Run Away rolls: against this monster only on a monster card, else all."""
 
     type: Literal["runaway"]
-    amount: int
+    amount: Number
     per: Per | None = None
 
     def describe(self, ctx: TextContext) -> str:
@@ -133,7 +135,7 @@ class RunAway(EffectBase):
 
 class DieRolls(EffectBase):
     type: Literal["die_rolls"]
-    amount: int
+    amount: Number
 
     def describe(self, ctx: TextContext) -> str:
         return f"{signed(self.amount)} to every die roll you make"
@@ -148,7 +150,7 @@ class WinsTies(EffectBase):
 
 class AutomaticEscape(EffectBase):
     type: Literal["automatic_escape"]
-    players: int = Field(default=1, ge=1, le=2)
+    players: Number = Field(default=1, ge=1, le=2)
     timing: Literal["instead_of_roll", "after_failed_roll"] = "instead_of_roll"
     # An item that buys the escape by being thrown away (once, instead of rolling).
     discard_this: bool = False
@@ -177,7 +179,7 @@ class CannotEscape(EffectBase):
 
 class NoPursuit(EffectBase):
     type: Literal["no_pursuit"]
-    max_level: int = Field(ge=1)
+    max_level: Number = Field(ge=1)
     unless: Condition | None = None
 
     def describe(self, ctx: TextContext) -> str:
@@ -196,7 +198,7 @@ class OnEscape(EffectBase):
     """A cost of running from the monster, paid by every runner: even one who escapes."""
 
     type: Literal["on_escape"]
-    effects: list[Effect] = Field(min_length=1)
+    effects: list[Effect] = Field(max_length=MAX_LIST_ITEMS, min_length=1)
 
     def describe(self, ctx: TextContext) -> str:
         who = (
@@ -212,7 +214,7 @@ class OnEscape(EffectBase):
 
 class BeforeCombat(EffectBase):
     type: Literal["before_combat"]
-    effects: list[Effect] = Field(min_length=1)
+    effects: list[Effect] = Field(max_length=MAX_LIST_ITEMS, min_length=1)
 
     def describe(self, ctx: TextContext) -> str:
         return "before the fight begins: " + "; ".join(e.describe(ctx) for e in self.effects)
@@ -244,9 +246,9 @@ class IgnoreLevel(EffectBase):
 
 class RefusesCombat(EffectBase):
     type: Literal["refuses_combat"]
-    treasures: int = Field(default=0, ge=0)
+    treasures: Number = Field(default=0, ge=0)
     # The refused player may discard this many Treasure cards to draw as many new ones.
-    trade_treasures: int = Field(default=0, ge=0)
+    trade_treasures: Number = Field(default=0, ge=0)
 
     def describe(self, ctx: TextContext) -> str:
         text = f"it will not fight {self.when.phrase() if self.when else 'anyone'}"
@@ -293,7 +295,7 @@ class ChaseAway(EffectBase):
 
 class Bribe(EffectBase):
     type: Literal["bribe"]
-    min_gold: int = Field(ge=0)
+    min_gold: Number = Field(ge=0)
 
     def describe(self, ctx: TextContext) -> str:
         return f"you may avoid the fight by giving it an item worth {self.min_gold} Gold or more"
@@ -301,7 +303,7 @@ class Bribe(EffectBase):
 
 class EscapeByDiscard(EffectBase):
     type: Literal["escape_by_discard"]
-    tags: list[CardTag] = Field(min_length=1)
+    tags: list[CardTag] = Field(max_length=MAX_LIST_ITEMS, min_length=1)
 
     def describe(self, ctx: TextContext) -> str:
         kinds = " or ".join(t.replace("-", " ") for t in self.tags)
@@ -310,7 +312,7 @@ class EscapeByDiscard(EffectBase):
 
 class ExtraLevels(EffectBase):
     type: Literal["extra_levels"]
-    amount: int = Field(ge=1)
+    amount: Number = Field(ge=1)
 
     def describe(self, ctx: TextContext) -> str:
         reason = self.when.phrase() if self.when else "killing it"
@@ -319,7 +321,7 @@ class ExtraLevels(EffectBase):
 
 class ExtraTreasures(EffectBase):
     type: Literal["extra_treasures"]
-    amount: int = Field(ge=1)
+    amount: Number = Field(ge=1)
 
     def describe(self, ctx: TextContext) -> str:
         who = self.when.phrase() if self.when else "the winner"
@@ -335,7 +337,7 @@ class KillMonster(EffectBase):
 
 # -- outcomes: levels, items, cards -----------------------------------------------------------
 
-Amount = int | Literal["roll"]
+Amount = Number | Literal["roll"]
 
 
 def _amount_phrase(amount: Amount, singular: str, plural: str | None = None) -> str:
@@ -355,7 +357,7 @@ class LoseLevels(OutcomeBase):
 
 class GainLevels(OutcomeBase):
     type: Literal["gain_levels"]
-    amount: int = Field(ge=1)
+    amount: Number = Field(ge=1)
     may_win: bool = False
     target: Literal["chosen_player", "each_matching_player", "self"] = "chosen_player"
 
@@ -383,7 +385,7 @@ class GainLevels(OutcomeBase):
 
 class SetLevel(OutcomeBase):
     type: Literal["set_level"]
-    to: int | Literal["lowest_in_play"]
+    to: Number | Literal["lowest_in_play"]
 
     def outcome_text(self) -> str:
         if self.to == "lowest_in_play":
@@ -400,7 +402,7 @@ class Death(OutcomeBase):
 
 class LoseItems(OutcomeBase):
     type: Literal["lose_items"]
-    count: int | Literal["all"] = 1
+    count: Number | Literal["all"] = 1
     slot: Slot | None = None
     size: Size | None = None
     tag: CardTag | None = None
@@ -444,7 +446,7 @@ class LoseItems(OutcomeBase):
 
 class LoseGoldValue(OutcomeBase):
     type: Literal["lose_gold_value"]
-    amount: int = Field(ge=1)
+    amount: Number = Field(ge=1)
 
     def outcome_text(self) -> str:
         return f"lose items worth at least {self.amount:,} Gold; with less, lose every item"
@@ -470,7 +472,7 @@ class LoseCards(OutcomeBase):
 class LoseCharacterCard(OutcomeBase):
     type: Literal["lose_character_card"]
     axis: Axis
-    count: int | Literal["all"] = 1
+    count: Number | Literal["all"] = 1
     name: TraitName | None = None
 
     def outcome_text(self) -> str:
@@ -507,7 +509,7 @@ class RivalsTake(OutcomeBase):
         "left_then_right", "highest_level", "each_other_from_left", "each_other_from_right"
     ]
     what: Literal["item", "treasure", "hand_card"]
-    count: int = Field(default=1, ge=1)
+    count: Number = Field(default=1, ge=1)
 
     def outcome_text(self) -> str:
         who = {
@@ -527,7 +529,7 @@ class RivalsTake(OutcomeBase):
 
 class Roll(OutcomeBase):
     type: Literal["roll"]
-    outcomes: list[RollOutcome] = Field(min_length=1)
+    outcomes: list[RollOutcome] = Field(max_length=MAX_LIST_ITEMS, min_length=1)
 
     @model_validator(mode="after")
     def _covers_the_die(self) -> Roll:
@@ -552,14 +554,14 @@ class Roll(OutcomeBase):
 
 
 class RollOutcome(Model):
-    min: int = Field(ge=1, le=6)
-    max: int = Field(ge=1, le=6)
-    effects: list[Effect]
+    min: Number = Field(ge=1, le=6)
+    max: Number = Field(ge=1, le=6)
+    effects: list[Effect] = Field(max_length=MAX_LIST_ITEMS)
 
 
 class Choose(OutcomeBase):
     type: Literal["choose"]
-    options: list[list[Effect]] = Field(min_length=2)
+    options: list[list[Effect]] = Field(max_length=MAX_LIST_ITEMS, min_length=2)
 
     def outcome_text(self) -> str:
         return "choose one: " + ", or ".join(
@@ -590,7 +592,7 @@ class StealLevel(OutcomeBase):
 
 class DrawTreasures(OutcomeBase):
     type: Literal["draw_treasures"]
-    count: int = Field(ge=1)
+    count: Number = Field(ge=1)
     face_up: bool = False
     recipient: Literal["self", "fighter"] = "self"
 
@@ -603,7 +605,7 @@ class DrawTreasures(OutcomeBase):
 
 class TakeFromDiscard(OutcomeBase):
     type: Literal["take_from_discard"]
-    count: int = Field(default=1, ge=1)
+    count: Number = Field(default=1, ge=1)
 
     def outcome_text(self) -> str:
         return f"take {count_phrase(self.count, 'card')} of your choice from either discard pile"
@@ -613,7 +615,7 @@ class OthersPayValue(OutcomeBase):
     """After the victim loses an item, each other player must lose items worth as much."""
 
     type: Literal["others_pay_value"]
-    levels: int = Field(default=1, ge=0)
+    levels: Number = Field(default=1, ge=0)
 
     def outcome_text(self) -> str:
         return (
@@ -638,7 +640,7 @@ class DiscardOwnCard(OutcomeBase):
 
 class RemoveMonster(EffectBase):
     type: Literal["remove_monster"]
-    count: int | Literal["all"] = 1
+    count: Number | Literal["all"] = 1
     treasures: bool = False
 
     def describe(self, ctx: TextContext) -> str:
@@ -664,7 +666,7 @@ class AddMonster(EffectBase):
 class Mate(EffectBase):
     type: Literal["mate"]
     # A modifier to every Run Away roll from either of the pair.
-    runaway: int = 0
+    runaway: Number = 0
 
     def describe(self, ctx: TextContext) -> str:
         text = (
@@ -759,7 +761,7 @@ class ExtraCharacterCard(EffectBase):
 
     type: Literal["extra_character_card"]
     axis: Axis
-    count: int = Field(default=1, ge=1)
+    count: Number = Field(default=1, ge=1)
     # False: playable with no card on its axis, and it stays when the last one goes
     # (Impossible's Extra Training).
     needs_host: bool = True
@@ -787,7 +789,7 @@ class ExtraCharacterCard(EffectBase):
 
 class ExtraBigItems(EffectBase):
     type: Literal["extra_big_items"]
-    count: int | Literal["unlimited"]
+    count: Number | Literal["unlimited"]
 
     def describe(self, ctx: TextContext) -> str:
         if self.count == "unlimited":
@@ -797,7 +799,7 @@ class ExtraBigItems(EffectBase):
 
 class HandSize(EffectBase):
     type: Literal["hand_size"]
-    size: int = Field(ge=0)
+    size: Number = Field(ge=0)
 
     def describe(self, ctx: TextContext) -> str:
         return f"you may keep {count_phrase(self.size, 'card')} in your hand"
@@ -819,7 +821,7 @@ class CarryItem(EffectBase):
 
 class HelperLevels(EffectBase):
     type: Literal["helper_levels"]
-    amount: int = Field(default=1, ge=1)
+    amount: Number = Field(default=1, ge=1)
 
     def describe(self, ctx: TextContext) -> str:
         levels = count_phrase(self.amount, "level")
@@ -828,7 +830,7 @@ class HelperLevels(EffectBase):
 
 class SellDouble(EffectBase):
     type: Literal["sell_double"]
-    per_turn: int = Field(default=1, ge=1)
+    per_turn: Number = Field(default=1, ge=1)
 
     def describe(self, ctx: TextContext) -> str:
         return f"once a turn, sell {count_phrase(self.per_turn, 'item')} for double its Gold"
@@ -880,7 +882,7 @@ class ExtraPowerRank(EffectBase):
     """An Origin: your Powers' total Rank may exceed your Level by this much."""
 
     type: Literal["extra_power_rank"]
-    amount: int = Field(ge=1)
+    amount: Number = Field(ge=1)
 
     def describe(self, ctx: TextContext) -> str:
         return f"your Powers may total {self.amount} Rank more than your Level"

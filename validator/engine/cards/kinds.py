@@ -18,10 +18,14 @@ from validator.engine.cards.conditions import Condition, ConditionBase
 from validator.engine.cards.effects import Effect, EffectBase, OutcomeBase, TextContext
 from validator.engine.cards.vocabulary import (
     LANGUAGE_VERSION,
+    MAX_CARDS_PER_SET,
+    MAX_EFFECTS_PER_CARD,
+    MAX_LIST_ITEMS,
     CardName,
     CardTag,
     Deck,
     Model,
+    Number,
     Prose,
     Slot,
     Timing,
@@ -34,8 +38,8 @@ from validator.engine.cards.vocabulary import (
 
 
 class Cost(Model):
-    discard: int = Field(default=0, ge=0)
-    discard_up_to: int = Field(default=0, ge=0)
+    discard: Number = Field(default=0, ge=0)
+    discard_up_to: Number = Field(default=0, ge=0)
     discard_hand: bool = False
     # Discards must come from the hand (not from the cards in play).
     from_hand: bool = False
@@ -60,7 +64,7 @@ class Ability(Model):
     limit: Literal["once_per_combat", "once_per_turn", "once_per_victim_per_combat"] | None = None
     target: Literal["self", "fighting_player", "monster", "other_player"] = "self"
     when: Condition | None = None
-    effects: list[Effect] = Field(min_length=1)
+    effects: list[Effect] = Field(max_length=MAX_LIST_ITEMS, min_length=1)
 
     @property
     def slug(self) -> str:
@@ -109,7 +113,7 @@ class Full(Model):
 
 class Partial(Model):
     status: Literal["partial"]
-    clauses: list[Prose] = Field(min_length=1)
+    clauses: list[Prose] = Field(max_length=MAX_LIST_ITEMS, min_length=1)
 
 
 class TextOnly(Model):
@@ -129,9 +133,9 @@ class CardBase(Model):
     # None: outside both decks (SpongeBob's Role cards), or not known yet (say so in notes).
     deck: Deck | None
     # None: how many the box holds is not known.
-    copies: int | None = Field(default=1, ge=1, le=99)
-    tags: list[CardTag] = Field(default_factory=list)
-    effects: list[Effect] = Field(default_factory=list)
+    copies: Number | None = Field(default=1, ge=1, le=99)
+    tags: list[CardTag] = Field(max_length=MAX_LIST_ITEMS, default_factory=list)
+    effects: list[Effect] = Field(max_length=MAX_LIST_ITEMS, default_factory=list)
     notes: Prose | None = None
     encoding: Encoding
 
@@ -151,6 +155,12 @@ class CardBase(Model):
             raise ValueError("a card that is not fully encoded needs notes with its text")
         if len(set(self.tags)) != len(self.tags):
             raise ValueError("tags repeat")
+        effects = sum(1 for _ in self.all_effects())
+        if effects > MAX_EFFECTS_PER_CARD:
+            raise ValueError(
+                f"the card holds {effects} effects, nested ones counted; "
+                f"at most {MAX_EFFECTS_PER_CARD}"
+            )
         return self
 
     @property
@@ -175,10 +185,10 @@ class CardBase(Model):
 
 class MonsterCard(CardBase):
     kind: Literal["monster"]
-    level: int | None = Field(default=None, ge=0)
-    treasures: int | None = Field(default=None, ge=0)
-    levels_gained: int | None = Field(default=1, ge=0)
-    bad_stuff: list[Effect] = Field(default_factory=list)
+    level: Number | None = Field(default=None, ge=0)
+    treasures: Number | None = Field(default=None, ge=0)
+    levels_gained: Number | None = Field(default=1, ge=0)
+    bad_stuff: list[Effect] = Field(max_length=MAX_LIST_ITEMS, default_factory=list)
 
     STAT_FIELDS = ("level", "treasures", "levels_gained")
 
@@ -205,10 +215,10 @@ class CurseCard(CardBase):
 
 class MonsterEnhancerCard(CardBase):
     kind: Literal["monster_enhancer"]
-    strength: int | None = None
-    treasures: int | None = None
-    strength_floor: int | None = Field(default=None, ge=1)
-    treasures_floor: int | None = Field(default=None, ge=0)
+    strength: Number | None = None
+    treasures: Number | None = None
+    strength_floor: Number | None = Field(default=None, ge=1)
+    treasures_floor: Number | None = Field(default=None, ge=0)
 
     STAT_FIELDS = ("strength", "treasures")
 
@@ -217,8 +227,8 @@ class CharacterCard(CardBase):
     kind: Literal[
         "race", "class", "accent", "loyalty", "species", "power", "origin", "training", "role"
     ]
-    rank: int | None = Field(default=None, ge=1)
-    abilities: list[Ability] = Field(default_factory=list)
+    rank: Number | None = Field(default=None, ge=1)
+    abilities: list[Ability] = Field(max_length=MAX_LIST_ITEMS, default_factory=list)
 
     def top_level_effects(self) -> Iterator[EffectBase]:
         yield from self.effects
@@ -236,8 +246,8 @@ class ItemCard(CardBase):
     kind: Literal["item", "ship"]
     slot: Slot | None = None
     big: bool = False
-    bonus: int | None = 0
-    gold: int | None = Field(default=None, ge=0)
+    bonus: Number | None = 0
+    gold: Number | None = Field(default=None, ge=0)
     usable_by: Condition | None = None
     not_usable_by: Condition | None = None
 
@@ -250,8 +260,8 @@ class ItemCard(CardBase):
 
 class OneShotCard(CardBase):
     kind: Literal["one_shot"]
-    bonus: int | None = None
-    gold: int | None = Field(default=None, ge=0)
+    bonus: Number | None = None
+    gold: Number | None = Field(default=None, ge=0)
     side: Literal["either", "player", "monster"] = "either"
     played_by: Literal["anyone", "combatant"] = "anyone"
     usable_by: Condition | None = None
@@ -277,10 +287,10 @@ class LevelCard(CardBase):
 
 class FollowerCard(CardBase):
     kind: Literal["hireling", "ally", "sidekick"]
-    bonus: int | None = 0
-    gold: int | None = Field(default=None, ge=0)
+    bonus: Number | None = 0
+    gold: Number | None = Field(default=None, ge=0)
     timing: Literal["any", "own_turn"] = "any"
-    abilities: list[Ability] = Field(default_factory=list)
+    abilities: list[Ability] = Field(max_length=MAX_LIST_ITEMS, default_factory=list)
 
     def top_level_effects(self) -> Iterator[EffectBase]:
         yield from self.effects
@@ -339,9 +349,9 @@ SetCode = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=6
 class SetInfo(Model):
     code: SetCode
     name: Annotated[str, Field(min_length=1, max_length=120)]
-    cards_in_box: int | None = Field(default=None, ge=1)
+    cards_in_box: Number | None = Field(default=None, ge=1)
     official: bool = True
-    year: int | None = Field(default=None, ge=1990, le=2100)
+    year: Number | None = Field(default=None, ge=1990, le=2100)
     description: Prose | None = None
 
 
@@ -350,7 +360,7 @@ class SetDocument(Model):
 
     language: Literal[1] = LANGUAGE_VERSION
     set: SetInfo
-    cards: list[Card]
+    cards: list[Card] = Field(max_length=MAX_CARDS_PER_SET)
 
 
 _card_adapter: TypeAdapter[Card] = TypeAdapter(Card)

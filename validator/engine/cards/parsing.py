@@ -18,9 +18,9 @@ from validator.engine.cards.documents import (
     errors_from_validation,
     format_path,
     line_for,
-    read_yaml,
 )
 from validator.engine.cards.kinds import Card, CardBase, SetDocument, _card_adapter
+from validator.engine.cards.reader import read_yaml
 from validator.engine.cards.vocabulary import LANGUAGE_VERSION
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "card.schema.json"

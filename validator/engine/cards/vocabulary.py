@@ -72,6 +72,17 @@ TraitName = Annotated[str, AfterValidator(_trait_name)]
 CardName = Annotated[str, Field(min_length=1, max_length=80)]
 Prose = Annotated[str, Field(min_length=1, max_length=2000)]
 
+# Every whole number in the language lies within a million either way: far beyond any printed
+# card, and small enough that no sum of them overflows a 64-bit column or costs time.
+NUMBER_LIMIT: Final = 1_000_000
+Number = Annotated[int, Field(ge=-NUMBER_LIMIT, le=NUMBER_LIMIT)]
+# How many entries one list of a card may hold (effects, conditions, tags, outcomes...), and how
+# many effects a card holds in all, nested ones counted: real cards use a handful.
+MAX_LIST_ITEMS: Final = 20
+MAX_EFFECTS_PER_CARD: Final = 40
+# The largest official box holds 168 cards; a set file may hold up to this many entries.
+MAX_CARDS_PER_SET: Final = 1000
+
 
 _PLURALS = {"class": "classes", "species": "species", "power": "powers", "loyalty": "loyalties"}
 

@@ -1,0 +1,282 @@
+"""The one way text becomes data: YAML (and JSON, which is YAML too) read within limits.
+
+Every document the site or the engine reads from a person goes through `read_yaml` or
+`read_json`, so one set of limits holds everywhere: the size of the text, how deep it nests,
+how many nodes it has once its aliases are expanded, and how long a number may be. The limits
+are checked while the text is read, before anything is built from it, so a small hostile
+document (an alias bomb, a thousand nested brackets) costs what its size costs and no more.
+Each refusal names the line and the limit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from validator.engine.cards.documents import CardDocumentError, DocumentError
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much a document may hold. The defaults fit the largest real set file many times over
+    (munchkin-core.yaml: 55 KB, depth 9, ~9,000 nodes)."""
+
+    max_bytes: int = 2_000_000
+    max_depth: int = 40
+    max_nodes: int = 200_000  # counted with every alias expanded
+    # Only bounds the cost of reading a number; the language bounds each value far lower.
+    max_number_digits: int = 100
+
+
+DEFAULT_LIMITS = ReadLimits()
+
+
+class DocumentTooLarge(CardDocumentError):
+    """A document refused for its size or shape before it was read; says which limit."""
+
+
+def _too_large(message: str, source: str, line: int | None = None) -> DocumentTooLarge:
+    return DocumentTooLarge([DocumentError("", message, line)], source)
+
+
+@dataclass
+class ParsedYaml:
+    data: Any
+    lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------------
+# YAML: strict (no duplicate keys, YAML 1.2 booleans) and bounded while it is composed
+# --------------------------------------------------------------------------------------------
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """Safe YAML that refuses duplicate keys, and stops composing as soon as the document nests
+    too deep or holds too many nodes (aliases counted at their full expanded size)."""
+
+    limits: ReadLimits = DEFAULT_LIMITS
+    source: str = "<yaml>"
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._expanded = 0
+        self._sizes: dict[int, int] = {}
+        self._open_anchors: set[str] = set()
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        line = event.start_mark.line + 1
+        anchor = getattr(event, "anchor", None)
+        if isinstance(event, yaml.AliasEvent):
+            if anchor in self._open_anchors:
+                # A value that holds itself has no end: nothing downstream could walk it.
+                raise _too_large(f"the alias *{anchor} is inside its own anchor", self.source, line)
+            node = super().compose_node(parent, index)
+            # An alias costs what it points to: that is what every reader after this one walks.
+            self._count(self._sizes.get(id(node), 1), line)
+            return node
+        self._depth += 1
+        if self._depth > self.limits.max_depth:
+            raise _too_large(
+                f"the document nests deeper than {self.limits.max_depth} levels", self.source, line
+            )
+        before = self._expanded
+        if anchor is not None:
+            self._open_anchors.add(anchor)
+        node = super().compose_node(parent, index)
+        if anchor is not None:
+            self._open_anchors.discard(anchor)
+        self._depth -= 1
+        self._count(1, line)
+        if node is not None:
+            self._sizes[id(node)] = self._expanded - before
+        return node
+
+    def _count(self, nodes: int, line: int) -> None:
+        self._expanded += nodes
+        if self._expanded > self.limits.max_nodes:
+            raise _too_large(
+                f"the document holds more than {self.limits.max_nodes:,} values once its "
+                "aliases (*name) are expanded",
+                self.source,
+                line,
+            )
+
+
+def _construct_mapping(loader: _BoundedLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"duplicate key {key!r} (first at line {seen[key] + 1})",
+                key_node.start_mark,
+            )
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+def _construct_int(loader: _BoundedLoader, node: yaml.ScalarNode) -> Any:
+    digits = sum(c.isdigit() for c in str(node.value))
+    if digits > loader.limits.max_number_digits:
+        raise _too_large(
+            f"a number of {digits} digits (at most {loader.limits.max_number_digits})",
+            loader.source,
+            node.start_mark.line + 1,
+        )
+    return loader.construct_yaml_int(node)
+
+
+_BoundedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+# YAML 1.2 booleans only: in YAML 1.1 `on`, `off`, `yes` and `no` are booleans, and the scenario
+# format uses `on:` as a key.
+_BoundedLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_BoundedLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool",
+    re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    list("tTfF"),
+)
+
+
+def _line_map(root: yaml.Node) -> dict[tuple[str | int, ...], int]:
+    """The line of every key and item. A node reached again through an alias is not walked
+    again: paths inside it take the alias's line (see `line_for`)."""
+    lines: dict[tuple[str | int, ...], int] = {}
+    walked: set[int] = set()
+    stack: list[tuple[yaml.Node, tuple[str | int, ...]]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        lines.setdefault(path, node.start_mark.line + 1)
+        if id(node) in walked:
+            continue
+        walked.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                child = (*path, key_node.value)
+                lines[child] = key_node.start_mark.line + 1
+                stack.append((value_node, child))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, (*path, index)) for index, item in enumerate(node.value))
+    return lines
+
+
+def _check_size(text: str, source: str, limits: ReadLimits) -> None:
+    # Characters first: a cheap bound that never encodes a huge text just to measure it.
+    if len(text) > limits.max_bytes or len(text.encode("utf-8")) > limits.max_bytes:
+        raise _too_large(f"the document is larger than {limits.max_bytes:,} bytes", source, None)
+
+
+def read_yaml(text: str, source: str = "<yaml>", limits: ReadLimits = DEFAULT_LIMITS) -> ParsedYaml:
+    """Parse YAML text within `limits`, keeping the line of every key and item.
+
+    Syntax errors and refusals raise CardDocumentError naming the line; a refusal for size or
+    shape is a DocumentTooLarge, which says the limit it met.
+    """
+    _check_size(text, source, limits)
+    loader_class = type("_Loader", (_BoundedLoader,), {"limits": limits, "source": source})
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        problem = exc.problem or str(exc)
+        raise CardDocumentError(
+            [DocumentError("", f"YAML syntax: {problem}", line)], source
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise CardDocumentError([DocumentError("", f"YAML syntax: {exc}")], source) from exc
+    finally:
+        loader.dispose()
+    return ParsedYaml(data, _line_map(node) if node is not None else {})
+
+
+# --------------------------------------------------------------------------------------------
+# JSON: the depth measured in one pass before the parser, which recurses, ever sees it
+# --------------------------------------------------------------------------------------------
+
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def json_depth(text: str, stop_after: int) -> int:
+    """How deep the brackets of a JSON text nest (strings skipped), counting no further than
+    `stop_after` + 1."""
+    depth = deepest = 0
+    for token in _JSON_TOKENS.finditer(text):
+        kind = token.group()[0]
+        if kind in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop_after:
+                    break
+        elif kind in "]}":
+            depth -= 1
+    return deepest
+
+
+def _bounded_int(limits: ReadLimits, source: str) -> Any:
+    def parse(digits: str) -> int:
+        if len(digits.lstrip("-")) > limits.max_number_digits:
+            raise _too_large(
+                f"a number of {len(digits.lstrip('-'))} digits "
+                f"(at most {limits.max_number_digits})",
+                source,
+            )
+        return int(digits)
+
+    return parse
+
+
+def read_json(text: str, source: str = "<json>", limits: ReadLimits = DEFAULT_LIMITS) -> Any:
+    """Parse JSON within `limits` (size, depth, length of numbers); CardDocumentError names the
+    line of a syntax error, DocumentTooLarge the limit a document met."""
+    _check_size(text, source, limits)
+    depth = json_depth(text, limits.max_depth)
+    if depth > limits.max_depth:
+        raise _too_large(f"the document nests deeper than {limits.max_depth} levels", source)
+    try:
+        return json.loads(text, parse_int=_bounded_int(limits, source))
+    except json.JSONDecodeError as exc:
+        raise CardDocumentError(
+            [DocumentError("", f"JSON syntax: {exc.msg} (column {exc.colno})", exc.lineno)],
+            source,
+        ) from exc
+
+
+# --------------------------------------------------------------------------------------------
+# Whole numbers from a query string or a form: ASCII digits within a range, or nothing
+# --------------------------------------------------------------------------------------------
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def whole_number(raw: object, *, low: int, high: int) -> int | None:
+    """`raw` as an int when it is a plain decimal number (ASCII digits, an optional sign, at
+    most 18 digits) between `low` and `high`; None otherwise. The one parser for numeric request
+    parameters: `str.isdigit()` accepts "²", which `int()` refuses, and `int()` accepts a
+    thousand digits, which no column holds."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw if low <= raw <= high else None
+    if not isinstance(raw, str):
+        return None
+    text = raw.strip()
+    if not _WHOLE_NUMBER.fullmatch(text):
+        return None
+    number = int(text)
+    return number if low <= number <= high else None
