@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
+from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken
+
+# The admin's log-in page says why an attempt must wait, as the site's does.
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(ApiToken)

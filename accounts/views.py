@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -12,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
-from accounts.forms import SignUpForm, TokenCreateForm
+from accounts.forms import LoginForm, SignUpForm, TokenCreateForm
 
 
 def _current_user(request: HttpRequest) -> User:
@@ -28,9 +29,25 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="accounts.backends.ThrottledModelBackend")
         return redirect("catalog:profile", username=user.username)
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page; an attempt that must wait (accounts/limits.py) is a 429 with
+    Retry-After and the reason in the form's errors."""
+
+    form_class = LoginForm
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: LoginForm) -> HttpResponse:  # type: ignore[override]
+        response = super().form_invalid(form)
+        if form.refusal is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(form.refusal.retry_after)
+        return response
 
 
 @never_cache  # the page may show a key: no cache may keep it

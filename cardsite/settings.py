@@ -67,6 +67,14 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from exc
 
 
+def env_limit(name: str, default: int) -> int:
+    """A limit of the site: a whole number, at least 1."""
+    value = env_int(name, default)
+    if value < 1:
+        raise ImproperlyConfigured(f"{name}={value} must be at least 1.")
+    return value
+
+
 def _development_secret_key() -> str:
     # Kept in an ignored file so sessions survive restarts; never used when DEBUG is off.
     key_file = BASE_DIR / ".dev-secret-key"
@@ -174,6 +182,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Password log-ins go through the lockout of accounts/limits.py (docs/security.md); plain
+# ModelBackend stays listed only so that sessions opened under it remain valid.
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.ThrottledModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# The lockout: each (username, address) pair may fail LOGIN_FREE_FAILURES times, then waits
+# 2, 4, 8 ... seconds after each failure, at most LOGIN_LOCKOUT_MAX_SECONDS; an address may
+# fail LOGIN_ADDRESS_FAILURES times per LOGIN_LOCKOUT_MAX_SECONDS, whatever the usernames.
+LOGIN_FREE_FAILURES = env_limit("LOGIN_FREE_FAILURES", 5)
+LOGIN_LOCKOUT_MAX_SECONDS = env_limit("LOGIN_LOCKOUT_MAX_SECONDS", 900)
+LOGIN_ADDRESS_FAILURES = env_limit("LOGIN_ADDRESS_FAILURES", 50)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -190,7 +211,7 @@ STATIC_URL = "static/"
 # Where `collectstatic` gathers the files that WhiteNoise serves in production.
 STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles")
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "catalog.api.errors.error_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -305,6 +326,14 @@ CACHES: dict[str, dict[str, Any]] = {
         "OPTIONS": {"MAX_ENTRIES": 20_000},
     },
 }
+
+# Limits on expensive requests and background jobs (README's table of variables). Counters
+# are kept in the default cache above: exact across processes only with CACHE=database.
+# NUM_PROXIES: how many proxies in front of the site append the address they saw to
+# X-Forwarded-For (0: the header is ignored and REMOTE_ADDR is the client, since any client
+# may write that header). Every per-address limit, the API's throttles included, uses it.
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
+REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 
 # Where `load_catalog` reads when given no path.
 CATALOG_FIXTURES_DIR = BASE_DIR / "fixtures" / "sets"

@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.management import call_command
 
 from validator.engine import SetDocument, load_set_file
@@ -22,6 +23,13 @@ def core_set_path() -> Path:
 def fast_password_hashing(settings: Any) -> None:
     """The real hasher is slow on purpose; tests make many users and prove nothing with it."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> None:
+    """Rate-limit and lockout counters (the default cache) start empty in every test, as
+    they would on a new server: one test's requests never count against another's."""
+    cache.clear()
 
 
 # The two users of most tests: one who owns things, one who tries to reach them.
