@@ -208,7 +208,8 @@ def card_search(*, query: str, viewer: Viewer | None) -> tuple[QuerySet[Card], l
     sets = {
         code: (pk, official) for pk, code, official in visible.values_list("pk", "code", "official")
     }
-    compiled = compile_query(query, sets=sets)
+    listed_codes = [code for code, (pk, _) in sets.items() if pk in listed_ids]
+    compiled = compile_query(query, sets=sets, listed=listed_codes)
     scope = sorted(listed_ids | set(compiled.named_sets))
     cards = (
         Card.objects.select_related("card_set")

@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from catalog.models import Card, CardSet
-from catalog.selectors import Viewer, card_search, visible_sets
+from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
 from packs.models import Pack
 from validator.engine import nearest_word
 
@@ -39,7 +39,9 @@ def pack_sets(*, actor: Viewer | None, set_codes: Sequence[str]) -> list[CardSet
         raise PackBuildError([("sets", "choose at least one set")])
     pool = CardSet.objects.all() if actor is None else visible_sets(viewer=actor)
     found = {s.code: s for s in pool.filter(code__in=set_codes)}
-    known = list(pool.values_list("code", flat=True))
+    # Hints name only listed sets: an unlisted set is reached by its code, never suggested.
+    listed = CardSet.objects.all() if actor is None else listed_sets(viewer=actor)
+    known = list(listed.values_list("code", flat=True))
     errors = []
     for index, code in enumerate(set_codes):
         if code not in found:

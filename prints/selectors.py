@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.cache import caches
+from django.db.models import Q
 
 from catalog.models import Card, CardSet
-from catalog.selectors import Viewer, card_search, visible_sets
+from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
 from prints.faces import RENDERER_VERSION, render_face
 from prints.sheets import ProxyCard, ProxyError
 from validator.engine import nearest_word
@@ -57,21 +58,28 @@ def proxy_cards_from_catalog(
     set). ``set_codes``: every card of those sets (copies as in the box); ``query``: the
     cards a search finds (within ``set_codes`` when given); ``names``: a hand-picked list, one
     copy per mention (name a card twice for two copies), each name matched without regard to
-    case, within ``set_codes`` when given, "Name@set-code" to pick one set's printing."""
+    case, within ``set_codes`` when given (else within the sets listed for the viewer and
+    those a "Name@set-code" names), "Name@set-code" to pick one set's printing."""
     pool = CardSet.objects.all() if viewer is None else visible_sets(viewer=viewer)
+    # What a hint or a list may name: the sets listed for the viewer. An unlisted set is
+    # reached by its code (a set code, `set:` in the query, "Name@code"), never suggested.
+    listed = CardSet.objects.all() if viewer is None else listed_sets(viewer=viewer)
     cards = Card.objects.select_related("card_set").filter(card_set__in=pool)
     if set_codes is not None:
         codes = [code.strip() for code in set_codes if code.strip()]
         if not codes:
             raise ProxyError("no set given: name at least one set code")
-        known = list(pool.values_list("code", flat=True))
+        found = set(pool.filter(code__in=codes).values_list("code", flat=True))
         for code in codes:
-            if code not in known:
-                hint = nearest_word(code, known)
+            if code not in found:
+                hint = nearest_word(code, list(listed.values_list("code", flat=True)))
                 raise ProxyError(
                     f"unknown set {code!r}" + (f"; did you mean {hint!r}?" if hint else "")
                 )
         cards = cards.filter(card_set__code__in=codes)
+    elif names:
+        named = {raw.rpartition("@")[2].strip() for raw in names if "@" in raw}
+        cards = cards.filter(Q(card_set__in=listed) | Q(card_set__code__in=named))
     if query is not None and query.strip():
         if names:
             raise ProxyError("choose cards by a query or by name, not both")

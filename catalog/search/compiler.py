@@ -7,7 +7,7 @@ of the query with a warning that names it and, where it can, the nearest valid w
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.db.models import F, OrderBy, Q
@@ -72,15 +72,17 @@ class CompiledQuery:
 def _unknown(what: str, value: str, valid: Iterable[str]) -> str:
     options = list(valid)
     hint = nearest_word(value, options)
-    return f"unknown {what} {value!r}" + (
-        f"; did you mean {hint!r}?" if hint else f" (known: {', '.join(options)})"
-    )
+    if hint:
+        return f"unknown {what} {value!r}; did you mean {hint!r}?"
+    return f"unknown {what} {value!r}" + (f" (known: {', '.join(options)})" if options else "")
 
 
 class _Compiler:
-    def __init__(self, sets: Mapping[str, tuple[int, bool]]) -> None:
+    def __init__(self, sets: Mapping[str, tuple[int, bool]], listed: Collection[str]) -> None:
         self.sets = sets
-        self.set_codes = sorted(sets)
+        # A warning names only the sets listed for the viewer: an unlisted set is reached by
+        # its code, never suggested, and a code `sets` does not hold is unknown like any other.
+        self.listed_codes = sorted(code for code in listed if code in sets)
         self.warnings: list[str] = []
         self.order: list[str] = []
         self.descending = False
@@ -169,8 +171,8 @@ class _Compiler:
 
     def set(self, term: Term, value: str) -> Q | None:
         code = value.lower()
-        if code not in self.set_codes:
-            self.warnings.append(f"{term.raw}: " + _unknown("set", value, self.set_codes))
+        if code not in self.sets:
+            self.warnings.append(f"{term.raw}: " + _unknown("set", value, self.listed_codes))
             return None
         self.named_sets.append(self.sets[code][0])
         return Q(card_set_id=self.sets[code][0])
@@ -258,14 +260,17 @@ class _Compiler:
         return None
 
 
-def compile_query(query: str, *, sets: Mapping[str, tuple[int, bool]]) -> CompiledQuery:
+def compile_query(
+    query: str, *, sets: Mapping[str, tuple[int, bool]], listed: Collection[str] = ()
+) -> CompiledQuery:
     """Parse and compile a query; never raises.
 
     `sets` maps the codes `set:` may name to (set id, official): filters compare the card's
-    own set id, so no query joins the set table.
+    own set id, so no query joins the set table. `listed` are the codes a warning may suggest
+    or list (the sets listed for the viewer); by default none.
     """
     parsed = parse(query)
-    compiler = _Compiler(sets)
+    compiler = _Compiler(sets, listed)
     q = compiler.node(parsed.node) if parsed.node is not None else None
     if q is None and compiler.warnings:
         q = Q(pk__in=[])  # nothing usable was asked: show the warnings, not every card

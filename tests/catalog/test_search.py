@@ -1,10 +1,15 @@
 """The query language: the parser (no database) and its results on the real core set."""
 
-import pytest
-from django.contrib.auth.models import AnonymousUser
+import json
 
+import pytest
+from django.contrib.auth.models import AnonymousUser, User
+from django.test import Client
+
+from catalog.models import CardSet
 from catalog.search.parser import MAX_QUERY_LENGTH, And, Not, Or, Term, parse
 from catalog.selectors import card_search
+from catalog.services import set_create
 
 
 def names(query: str) -> tuple[list[str], list[str]]:
@@ -137,3 +142,55 @@ def test_bad_terms_give_warnings_not_errors(core_catalog: None, query: str, warn
     found, warnings = names(query)
     assert any(warning in w for w in warnings), warnings
     assert found == []  # nothing usable was asked, so no card is shown as if it matched
+
+
+# --- warnings name only the sets the asker may list (issue 15, item 9) ------------------------
+
+HIDDEN = ("alice-unlisted", "alice-private")
+
+
+@pytest.fixture
+def alices_sets(alice: User) -> None:
+    for visibility in ("public", "unlisted", "private"):
+        set_create(owner=alice, code=f"alice-{visibility}", name=visibility, visibility=visibility)
+
+
+def search_answers(client: Client, query: str) -> str:
+    """The search page's and the API's answers to a query, as text."""
+    page = client.get("/cards/", {"q": query}).content.decode()
+    api = client.get("/api/cards/", {"q": query}).json()
+    return page + json.dumps(api["warnings"])
+
+
+@pytestmark_db
+@pytest.mark.parametrize("query", ["set:qqqq", "set:alice-unlistd", "set:alice-privat"])
+@pytest.mark.parametrize("asker", ["anonymous", "bob"])
+def test_set_warnings_never_name_anothers_unlisted_or_private_set(
+    client: Client, alices_sets: None, bob: User, asker: str, query: str
+) -> None:
+    if asker == "bob":
+        client.force_login(bob)
+    answers = search_answers(client, query)
+    assert "unknown set" in answers
+    assert not [code for code in HIDDEN if code in answers], answers
+    _, warnings = card_search(query=query, viewer=bob if asker == "bob" else AnonymousUser())
+    assert "alice-public" in warnings[0]  # listed sets are still suggested or listed
+
+
+@pytestmark_db
+@pytest.mark.parametrize("query", ["set:alice-private", "set:alice-privat", "set:alice-unlistd"])
+def test_hidden_sets_change_nothing_in_anothers_warnings(
+    alices_sets: None, bob: User, query: str
+) -> None:
+    _, with_them = card_search(query=query, viewer=bob)
+    CardSet.everything.filter(code__in=HIDDEN).delete()
+    _, without_them = card_search(query=query, viewer=bob)
+    assert with_them == without_them
+
+
+@pytestmark_db
+def test_the_owner_is_still_offered_their_own_sets(alices_sets: None, alice: User) -> None:
+    _, warnings = card_search(query="set:alice-unlistd", viewer=alice)
+    assert "did you mean 'alice-unlisted'?" in warnings[0]
+    _, warnings = card_search(query="set:alice-unlisted", viewer=AnonymousUser())
+    assert warnings == []  # the code reaches an unlisted set, like its link

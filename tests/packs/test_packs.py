@@ -8,7 +8,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.management import CommandError, call_command
 from django.test import Client
 from rest_framework.test import APIClient
@@ -252,3 +252,27 @@ def test_import_pack_command_refuses_a_wrong_version_and_a_broken_checksum(
         with pytest.raises(CommandError) as caught:
             call_command("import_pack", str(path), stdout=io.StringIO())
         assert message in str(caught.value) and "nothing imported" in str(caught.value)
+
+
+@pytest.mark.parametrize("asked", ["alice-unlistd", "alice-privat", "alice-private", "qqqq"])
+def test_an_unknown_set_is_never_answered_with_anothers_hidden_set(
+    catalog: None, alice: User, bob: User, asked: str
+) -> None:
+    for visibility in ("unlisted", "private"):
+        set_create(owner=alice, code=f"alice-{visibility}", name=visibility, visibility=visibility)
+    client = APIClient()
+    client.force_login(bob)
+
+    def answers() -> tuple[object, str]:
+        api = client.post("/api/packs/", {"sets": [asked]}, format="json").json()
+        with pytest.raises(PackBuildError) as anonymous:
+            pack_build(actor=AnonymousUser(), set_codes=[asked])
+        return api, str(anonymous.value)
+
+    with_them = answers()
+    assert "did you mean 'alice-" not in json.dumps(with_them)
+    with pytest.raises(PackBuildError) as owner:
+        pack_build(actor=alice, set_codes=["alice-unlistd"])
+    assert "did you mean 'alice-unlisted'?" in str(owner.value)  # the owner's own set
+    CardSet.everything.filter(owner=alice).delete()
+    assert with_them == answers()  # the same as if alice's sets did not exist

@@ -10,9 +10,12 @@ from django.test import Client
 from PIL import Image
 from rest_framework.test import APIClient
 
+from catalog.models import Card, CardSet
+from catalog.services import card_create, set_create
 from prints import jobs as proxy_jobs
 from prints.models import ProxyJob
 from tests.conftest import CORE_SET
+from tests.factories import monster_document
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +132,49 @@ def test_the_api_returns_the_pdf(core: None) -> None:
     assert bad["status"] == 400 and bad["errors"][0]["path"] == "bleed"
     unknown = client.post("/api/proxies/", {"cards": ["Net Trol"]}, format="json").json()
     assert unknown["status"] == 400 and "Net Troll" in unknown["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"sets": ["alice-unlistd"]},
+        {"sets": ["alice-privat"]},
+        {"cards": ["Net Troll"]},  # in the core set and in alice's hidden sets
+        {"cards": ["Hidden Ogre"]},  # only in alice's hidden sets
+        {"cards": ["Hiden Ogre"]},
+    ],
+)
+def test_proxies_never_name_anothers_hidden_set(
+    core: None, alice: User, bob: User, body: dict[str, Any]
+) -> None:
+    for visibility in ("unlisted", "private"):
+        card_set = set_create(
+            owner=alice, code=f"alice-{visibility}", name=visibility, visibility=visibility
+        )
+        for name in ("Net Troll", "Hidden Ogre"):
+            card_create(card_set=card_set, actor=alice, document=monster_document(name))
+    client = APIClient()
+    client.force_login(bob)
+
+    def answer() -> tuple[int, bytes]:
+        response = client.post("/api/proxies/", {**body, "paper": "a4"}, format="json")
+        return response.status_code, response.content
+
+    with_them = answer()
+    assert b"alice-unlisted" not in with_them[1] and b"alice-private" not in with_them[1]
+    Card.everything.filter(card_set__owner=alice).delete()
+    CardSet.everything.filter(owner=alice).delete()
+    assert with_them == answer()  # the same as if alice's sets did not exist
+
+
+def test_a_card_of_an_unlisted_set_is_printed_by_its_code(
+    core: None, alice: User, bob: User
+) -> None:
+    card_set = set_create(owner=alice, code="alice-unlisted", name="U", visibility="unlisted")
+    card_create(card_set=card_set, actor=alice, document=monster_document("Hidden Ogre"))
+    client = APIClient()
+    client.force_login(bob)
+    response = client.post(
+        "/api/proxies/", {"cards": ["Hidden Ogre@alice-unlisted"]}, format="json"
+    )
+    assert response.status_code == 200, response.content  # its code is like its link
