@@ -24,13 +24,10 @@ from authoring.forms import CardForm, SetForm
 from authoring.scenarios import scenarios_run_after_save
 from catalog import selectors as catalog_selectors
 from catalog import services
-from catalog.models import Card, CardSet
+from catalog.models import MAX_ROW_ID, Card, CardSet
 from catalog.permissions import can_edit_set
 from catalog.services import StaleRevisionError
 from validator.engine import CardDocumentError, whole_number
-
-# Database ids and revision numbers fit a signed 64-bit column.
-MAX_ID = 2**63 - 1
 
 
 def _user(request: HttpRequest) -> Any:
@@ -158,7 +155,7 @@ def card_new(request: HttpRequest, code: str) -> HttpResponse:
         return _card_save(request, card_set, None)
     initial: dict[str, Any] = {"kind": "monster", "deck": "door", "document_yaml": NEW_CARD_YAML}
     source_id = request.GET.get("from", "")
-    card_id = whole_number(source_id, low=1, high=MAX_ID)
+    card_id = whole_number(source_id, low=1, high=MAX_ROW_ID)
     if source_id and card_id is None:
         raise Http404(f"No card with id {source_id}")
     if card_id is not None:  # "start from" another card the user may see
@@ -180,7 +177,7 @@ def card_new_from(request: HttpRequest) -> HttpResponse:
     into = request.GET.get("into", "")
     source = request.GET.get("from", "")
     card_set = _editable_set(request, into)
-    if whole_number(source, low=1, high=MAX_ID) is None:
+    if whole_number(source, low=1, high=MAX_ROW_ID) is None:
         raise Http404("No card to start from")
     return redirect(f"{reverse('authoring:card_new', args=[card_set.code])}?from={source}")
 
@@ -308,10 +305,11 @@ def card_history(request: HttpRequest, code: str, slug: str) -> HttpResponse:
 def card_revert(request: HttpRequest, code: str, slug: str, number: int) -> HttpResponse:
     card = _editable_card(request, code, slug)
     raw = request.POST.get("base_revision", "")
-    base = whole_number(raw, low=1, high=MAX_ID) if raw else card.revision
+    base = whole_number(raw, low=1, high=MAX_ROW_ID) if raw else card.revision
     if base is None:
         return HttpResponseBadRequest(
-            f"base_revision must be a whole number from 1 to {MAX_ID:,}", content_type="text/plain"
+            f"base_revision must be a whole number from 1 to {MAX_ROW_ID:,}",
+            content_type="text/plain",
         )
     try:
         saved = services.card_revert(

@@ -12,6 +12,9 @@ from django.db import models
 
 from validator.engine import CardBase, parse_card
 
+# Every table's ids are BigAutoField: a number beyond this names no row and overflows the column.
+MAX_ROW_ID = 2**63 - 1
+
 
 class Visibility(models.TextChoices):
     PRIVATE = "private", "Private (only you)"

@@ -16,11 +16,12 @@ from rest_framework.response import Response
 from catalog.api.errors import ApiError, service_errors
 from catalog.api.serializers import StrictInput
 from catalog.api.views import ERRORS, ApiView, WriteView, api_input
+from catalog.models import MAX_ROW_ID
 from packs import selectors
 from packs.models import Pack
 from packs.selectors import PackBuildError
 from packs.services import pack_build, pack_create
-from validator.engine import PACK_SCHEMA_PATH
+from validator.engine import PACK_SCHEMA_PATH, whole_number
 
 
 class PackCreateInput(StrictInput):
@@ -44,13 +45,13 @@ class PackCreateInput(StrictInput):
         help_text="card id -> copies (0 leaves the card out)",
     )
     include = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ROW_ID),
         required=False,
         default=list,
         help_text="ids of single cards to add, from any set you can see",
     )
     exclude = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ROW_ID),
         required=False,
         default=list,
         help_text="ids of cards to leave out",
@@ -61,10 +62,11 @@ class PackCreateInput(StrictInput):
     name = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
 
     def validate_copies(self, value: dict[str, int]) -> dict[int, int]:
-        bad = [key for key in value if not str(key).isdigit()]
+        ids = {key: whole_number(key, low=1, high=MAX_ROW_ID) for key in value}
+        bad = [key for key, card_id in ids.items() if card_id is None]
         if bad:
             raise serializers.ValidationError(f"keys are card ids, not {bad[0]!r}")
-        return {int(key): count for key, count in value.items()}
+        return {card_id: value[key] for key, card_id in ids.items() if card_id is not None}
 
 
 class PackOutput(serializers.ModelSerializer[Pack]):

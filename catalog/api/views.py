@@ -11,7 +11,6 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,6 +19,7 @@ from rest_framework.views import APIView
 
 from catalog import selectors
 from catalog.api.errors import ApiError, service_errors
+from catalog.api.parsers import BoundedJSONParser
 from catalog.api.serializers import (
     CardCreateInput,
     CardListOutput,
@@ -275,7 +275,7 @@ class EngineView(ApiView):
 
     permission_classes = [AllowAny]
     throttle_classes = [ValidateThrottle]
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
 
 class Validate(EngineView):
