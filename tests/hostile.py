@@ -1,6 +1,8 @@
 """Hostile documents from the hardening probe (issue 15), shared by the engine's tests and the
 abuse suite. Each is small; each once cost the server minutes or gigabytes."""
 
+from hypothesis import strategies as st
+
 
 def alias_bomb(levels: int = 9, width: int = 9) -> str:
     """The 602-byte YAML of the report: each level is nine copies of the one before, so the last
@@ -19,3 +21,54 @@ def nested_yaml(levels: int, key: str = "tags") -> str:
 
 def nested_json(levels: int) -> str:
     return "[" * levels + "]" * levels
+
+
+# --------------------------------------------------------------------------------------------
+# A hypothesis strategy: YAML built to cost, for every input that reads YAML
+# --------------------------------------------------------------------------------------------
+
+
+@st.composite
+def _alias_chain(draw: st.DrawFn) -> str:
+    levels = draw(st.integers(2, 14))
+    width = draw(st.integers(2, 12))
+    leaf = draw(st.sampled_from(["lol", "{type: death}", "[1, 2]", "0" * 40]))
+    return alias_bomb(levels, width).replace("lol", leaf)
+
+
+@st.composite
+def _nesting(draw: st.DrawFn) -> str:
+    levels = draw(st.integers(30, 3000))
+    opener, closer = draw(st.sampled_from([("[", "]"), ("{a: ", "}"), ("[{b: ", "}]")]))
+    key = draw(st.sampled_from(["tags", "effects", "bad_stuff", "cards", "x"]))
+    return f"{key}: " + opener * levels + "1" + closer * levels + "\n"
+
+
+@st.composite
+def _block_nesting(draw: st.DrawFn) -> str:
+    levels = draw(st.integers(30, 400))
+    return "".join(f"{' ' * i}k{i}:\n" for i in range(levels)) + " " * levels + "end\n"
+
+
+@st.composite
+def _huge_number(draw: st.DrawFn) -> str:
+    digits = draw(st.integers(19, 6000))
+    sign = draw(st.sampled_from(["", "-", "+"]))
+    form = draw(st.sampled_from(["{}", "0x{}", "{}.5", "{}e999"]))
+    number = sign + form.format("9" * digits)
+    key = draw(st.sampled_from(["level", "treasures", "bonus", "copies", "gold", "amount"]))
+    return f"name: Probe\ndeck: door\nkind: monster\n{key}: {number}\n"
+
+
+@st.composite
+def _self_reference(draw: st.DrawFn) -> str:
+    return draw(st.sampled_from(["a: &a [*a]\n", "a: &a {b: *a}\n", "x: &x [1, [2, *x]]\n"]))
+
+
+def hostile_yaml() -> st.SearchStrategy[str]:
+    """YAML documents of a few kilobytes at most that would cost minutes or gigabytes to a
+    reader without limits: alias chains, deep flow and block nesting, huge numbers, values that
+    hold themselves."""
+    return st.one_of(
+        _alias_chain(), _nesting(), _block_nesting(), _huge_number(), _self_reference()
+    )

@@ -241,20 +241,40 @@ def _bounded_int(limits: ReadLimits, source: str) -> Any:
     return parse
 
 
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise _DuplicateKey(f"duplicate key {key!r}")
+        document[key] = value
+    return document
+
+
 def read_json(text: str, source: str = "<json>", limits: ReadLimits = DEFAULT_LIMITS) -> Any:
-    """Parse JSON within `limits` (size, depth, length of numbers); CardDocumentError names the
-    line of a syntax error, DocumentTooLarge the limit a document met."""
+    """Parse JSON within `limits` (size, depth, length of numbers), refusing duplicate keys as
+    the YAML reader does; CardDocumentError names the line of a syntax error, DocumentTooLarge
+    the limit a document met."""
     _check_size(text, source, limits)
     depth = json_depth(text, limits.max_depth)
     if depth > limits.max_depth:
         raise _too_large(f"the document nests deeper than {limits.max_depth} levels", source)
     try:
-        return json.loads(text, parse_int=_bounded_int(limits, source))
+        return json.loads(
+            text,
+            parse_int=_bounded_int(limits, source),
+            object_pairs_hook=_reject_duplicate_keys,
+        )
     except json.JSONDecodeError as exc:
         raise CardDocumentError(
             [DocumentError("", f"JSON syntax: {exc.msg} (column {exc.colno})", exc.lineno)],
             source,
         ) from exc
+    except _DuplicateKey as exc:
+        raise CardDocumentError([DocumentError("", f"JSON: {exc}")], source) from exc
 
 
 # --------------------------------------------------------------------------------------------
