@@ -334,6 +334,12 @@ CACHES: dict[str, dict[str, Any]] = {
 # may write that header). Every per-address limit, the API's throttles included, uses it.
 NUM_PROXIES = env_int("NUM_PROXIES", 0)
 REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
+# The proxy page's preview: previews a minute per user and per address, the largest custom
+# paper side (mm) the site lays out, and how many cards of the page it draws with their faces
+# (the others as plain outlines).
+PROXY_PREVIEW_PER_MINUTE = env_limit("PROXY_PREVIEW_PER_MINUTE", 60)
+PROXY_PAPER_MAX_MM = env_limit("PROXY_PAPER_MAX_MM", 600)
+PROXY_PREVIEW_MAX_CARDS = env_limit("PROXY_PREVIEW_MAX_CARDS", 24)
 
 # Where `load_catalog` reads when given no path.
 CATALOG_FIXTURES_DIR = BASE_DIR / "fixtures" / "sets"

@@ -3,9 +3,10 @@
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
-from prints.jobs import ProxySelection
-from prints.sheets import CARD_SIZES, ProxyOptions, parse_size
+from prints.jobs import MAX_COPIES, ProxySelection
+from prints.sheets import CARD_SIZES, ProxyError, ProxyOptions, parse_size, size_text
 
 
 def _offset_field(axis: str) -> forms.DecimalField:
@@ -101,6 +102,17 @@ class ProxyForm(forms.Form):
         assert isinstance(pack, forms.TypedChoiceField)
         pack.choices = [("", "—"), *pack_choices]
 
+    def clean_cards(self) -> str:
+        """At most MAX_COPIES lines: each line is one copy, and no PDF holds more."""
+        text: str = self.cleaned_data["cards"]
+        lines = text.count("\n") + 1
+        if lines > MAX_COPIES:
+            raise forms.ValidationError(
+                f"at most {MAX_COPIES} lines (one card per line, the most one PDF holds); "
+                f"this has {lines}"
+            )
+        return text
+
     def selection(self) -> ProxySelection:
         data = self.cleaned_data
         names = [line.strip() for line in data["cards"].splitlines() if line.strip()]
@@ -118,6 +130,12 @@ class ProxyForm(forms.Form):
         paper_size = None
         if data["paper"] == "custom":
             paper_size = parse_size(data["paper_size"], what="paper size")
+            limit = settings.PROXY_PAPER_MAX_MM
+            if max(paper_size) > limit:
+                raise ProxyError(
+                    f"paper size {size_text(paper_size)}: each side may be at most {limit} mm "
+                    "on this site (A2 is 420 x 594 mm)"
+                )
         if data["card_size"] == "custom":
             card_size = parse_size(data["custom_card_size"], what="card size")
         else:

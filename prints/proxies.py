@@ -77,6 +77,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, Final
 
+from django.conf import settings
 from django.core.cache import caches
 from fpdf import FPDF
 from PIL import Image, ImageDraw
@@ -515,43 +516,85 @@ class ProxySheetExporter:
 # --- the preview ----------------------------------------------------------------------------
 
 SUPERSAMPLE: Final = 4
+# The preview's bounds, whatever the paper and the card size: its longest side in pixels (the
+# resolution drops below the asked DPI to keep to it), and the pixels of the canvas it is
+# drawn on before the reduction (the supersampling drops from 4x towards 1x to keep to it).
+# With PROXY_PREVIEW_MAX_CARDS faces at most, one preview stays a fraction of a second of CPU
+# and a few tens of MB.
+PREVIEW_MAX_SIDE: Final = 1000
+PREVIEW_MAX_CANVAS: Final = 8_000_000
+PLACEHOLDER_FILL: Final = (238, 234, 226)
+PLACEHOLDER_LINE: Final = (150, 142, 130)
 
 
-def render_preview(*, cards: list[ProxyCard], options: ProxyOptions, dpi: int = 60) -> bytes:
+def _preview_face(card: ProxyCard, size: tuple[int, int], bleed: tuple[int, int]) -> Image.Image:
+    """The card's face at `size` (its cut rectangle in preview pixels), extended by `bleed`
+    pixels each side. Read from the 300-DPI face without bleed (one cached face per card
+    whatever the bleed), decoded at a reduced scale by the JPEG decoder itself."""
+    with Image.open(io.BytesIO(face_jpeg(card))) as decoded:
+        decoded.draft("RGB", size)
+        face = decoded.convert("RGB").resize(size, Image.Resampling.LANCZOS)
+    return _extend(face, bleed)
+
+
+def preview_size(page: tuple[float, float], dpi: int) -> tuple[tuple[int, int], int]:
+    """(width, height) of the preview in pixels, and its supersampling factor, within
+    PREVIEW_MAX_SIDE and PREVIEW_MAX_CANVAS."""
+    page_w, page_h = page
+    scale = min(dpi / MM_PER_INCH, PREVIEW_MAX_SIDE / max(page_w, page_h))
+    out = (max(1, round(page_w * scale)), max(1, round(page_h * scale)))
+    factor = SUPERSAMPLE
+    while factor > 1 and out[0] * out[1] * factor * factor > PREVIEW_MAX_CANVAS:
+        factor -= 1
+    return out, factor
+
+
+def render_preview(
+    *,
+    cards: list[ProxyCard],
+    options: ProxyOptions,
+    dpi: int = 60,
+    max_faces: int | None = None,
+) -> bytes:
     """A PNG of the first page of faces (what follows the optional instruction page), drawn
-    with Pillow from the same ``layout()`` and marks as the PDF. Drawn at four times the
-    resolution and reduced, so thin marks blend as a PDF viewer's anti-aliasing does."""
+    with Pillow from the same ``layout()`` and marks as the PDF. Drawn at up to four times the
+    resolution and reduced, so thin marks blend as a PDF viewer's anti-aliasing does.
+
+    Bounded whatever it is asked: at most PREVIEW_MAX_SIDE pixels a side, and the first
+    ``max_faces`` cards of the page (PROXY_PREVIEW_MAX_CARDS by default) drawn with their
+    faces, the others as plain outlines of the same size."""
     if not 10 <= dpi <= 300:
         raise ProxyError(f"preview resolution {dpi} DPI: from 10 to 300")
+    if max_faces is None:
+        max_faces = settings.PROXY_PREVIEW_MAX_CARDS
     first = next(page for page in plan_pages(cards, options) if page.kind == "faces")
     grid = layout(options)
-    bleed_px = _bleed_pixels(options)
     page_w, page_h = grid.page_size
-    out_size = (round(page_w / MM_PER_INCH * dpi), round(page_h / MM_PER_INCH * dpi))
-    big = (out_size[0] * SUPERSAMPLE, out_size[1] * SUPERSAMPLE)
+    out_size, factor = preview_size(grid.page_size, dpi)
+    big = (out_size[0] * factor, out_size[1] * factor)
     sx, sy = big[0] / page_w, big[1] / page_h  # pixels per mm
     image = Image.new("RGB", big, (255, 255, 255))
+    draw = ImageDraw.Draw(image)
     card_w, card_h = options.card_size
     bleed = options.bleed
+    bleed_px = (round(bleed * sx), round(bleed * sy)) if bleed else (0, 0)
     faces: dict[tuple[str, str], Image.Image] = {}
-    for card, (x, y) in zip(first.cards, grid.cells, strict=False):
-        box = (
-            round((x - bleed) * sx),
-            round((y - bleed) * sy),
-            round((x + card_w + bleed) * sx),
-            round((y + card_h + bleed) * sy),
-        )
+    for index, (card, (x, y)) in enumerate(zip(first.cards, grid.cells, strict=False)):
+        left, top = round(x * sx), round(y * sy)
+        size = (max(1, round((x + card_w) * sx) - left), max(1, round((y + card_h) * sy) - top))
+        if index >= max_faces:
+            draw.rectangle(
+                (left, top, left + size[0] - 1, top + size[1] - 1),
+                fill=PLACEHOLDER_FILL,
+                outline=PLACEHOLDER_LINE,
+                width=max(1, factor),
+            )
+            continue
         key = (card.set_code, card.document_hash)
-        if key not in faces:
-            with Image.open(io.BytesIO(face_jpeg(card, bleed=bleed_px))) as decoded:
-                faces[key] = decoded.convert("RGB").resize(
-                    (box[2] - box[0], box[3] - box[1]), Image.Resampling.LANCZOS
-                )
-        face = faces[key]
-        if face.size != (box[2] - box[0], box[3] - box[1]):
-            face = face.resize((box[2] - box[0], box[3] - box[1]), Image.Resampling.LANCZOS)
-        image.paste(face, box[:2])
-    draw = ImageDraw.Draw(image)
+        face = faces.get(key)
+        if face is None or face.size != (size[0] + 2 * bleed_px[0], size[1] + 2 * bleed_px[1]):
+            face = faces[key] = _preview_face(card, size, bleed_px)
+        image.paste(face, (left - bleed_px[0], top - bleed_px[1]))
     for x1, y1, x2, y2 in cut_mark_segments(options, grid):
         for colour, width in (((0, 0, 0), MARK_BLACK_WIDTH), ((255, 255, 255), MARK_WHITE_WIDTH)):
             half_x, half_y = width / 2 * sx, width / 2 * sy
@@ -559,11 +602,12 @@ def render_preview(*, cards: list[ProxyCard], options: ProxyOptions, dpi: int = 
                 box_f = (x1 * sx - half_x, y1 * sy, x2 * sx + half_x, y2 * sy)
             else:
                 box_f = (x1 * sx, y1 * sy - half_y, x2 * sx, y2 * sy + half_y)
-            draw.rectangle(
-                (round(box_f[0]), round(box_f[1]), round(box_f[2]) - 1, round(box_f[3]) - 1),
-                fill=colour,
-            )
-    preview = image.resize(out_size, Image.Resampling.BOX)
+            x0, y0 = round(box_f[0]), round(box_f[1])
+            # At least a pixel each way, however coarse the canvas of a large page.
+            x1, y1 = max(x0, round(box_f[2]) - 1), max(y0, round(box_f[3]) - 1)
+            draw.rectangle((x0, y0, x1, y1), fill=colour)
+    preview = image.resize(out_size, Image.Resampling.BOX) if factor > 1 else image
+    del image, draw, faces
     buffer = io.BytesIO()
     preview.save(buffer, format="PNG", dpi=(dpi, dpi))
     return buffer.getvalue()

@@ -4,12 +4,14 @@ import io
 import textwrap
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from PIL import Image, ImageDraw
 
+from accounts.limits import TooManyRequests, identities, rate_limit
 from catalog import selectors as catalog_selectors
 from catalog.permissions import is_public
 from prints import jobs, selectors
@@ -92,7 +94,21 @@ def proxies(request: HttpRequest) -> HttpResponse:
 
 def proxy_preview(request: HttpRequest) -> HttpResponse:
     """The first sheet as PNG, drawn from the same layout as the PDF; a problem is drawn as
-    text in its place, so the page's preview always says something."""
+    text in its place, so the page's preview always says something. Open to anyone, so
+    counted per user and per address (PROXY_PREVIEW_PER_MINUTE): past it, a 429 picture
+    saying when to try again, with Retry-After."""
+    try:
+        rate_limit(
+            scope="proxy-preview",
+            idents=identities(request),
+            per_minute=settings.PROXY_PREVIEW_PER_MINUTE,
+            what="previews",
+        )
+    except TooManyRequests as exc:
+        response = HttpResponse(message_png([exc.message]), content_type="image/png", status=429)
+        response["Retry-After"] = str(exc.retry_after)
+        response["Cache-Control"] = "no-store"
+        return response
     form = _proxy_form(request, request.GET)
     selection, options, errors = _proxy_request(request, form)
     png = None
