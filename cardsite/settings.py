@@ -340,6 +340,11 @@ REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 PROXY_PREVIEW_PER_MINUTE = env_limit("PROXY_PREVIEW_PER_MINUTE", 60)
 PROXY_PAPER_MAX_MM = env_limit("PROXY_PAPER_MAX_MM", 600)
 PROXY_PREVIEW_MAX_CARDS = env_limit("PROXY_PREVIEW_MAX_CARDS", 24)
+# Background jobs a user may have waiting or running at once, and how long a finished proxy
+# job's PDF is kept before the worker deletes it.
+PROXY_JOBS_PER_USER = env_limit("PROXY_JOBS_PER_USER", 2)
+SIMULATIONS_PER_USER = env_limit("SIMULATIONS_PER_USER", 3)
+PROXY_JOB_KEEP_HOURS = env_limit("PROXY_JOB_KEEP_HOURS", 24)
 
 # Where `load_catalog` reads when given no path.
 CATALOG_FIXTURES_DIR = BASE_DIR / "fixtures" / "sets"

@@ -14,13 +14,15 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 
+from accounts.limits import TooManyRequests
 from packs.models import Pack, PackSimulation, SimulationStatus
 from validator.engine import PackError, parse_pack, simulate
 
@@ -29,8 +31,9 @@ logger = logging.getLogger(__name__)
 MIN_GAMES, MAX_GAMES = 1, 5000
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 MAX_SEED = 2_147_483_647
-# Queued or running simulations one user may have at a time: each holds a worker for seconds.
-MAX_ACTIVE_PER_USER = 3
+# Queued or running simulations one user may have at a time (each holds a worker for seconds):
+# settings.SIMULATIONS_PER_USER. A refused user is told to try again after this many seconds.
+RETRY_SECONDS = 30
 # Progress is written when this share of the games more is done, and no more often than this
 # (the page reloads every 2 s; each write is a commit, which costs SQLite an fsync).
 PROGRESS_STEP = 0.01
@@ -63,6 +66,18 @@ def _check_limits(*, games: int, players: int, seed: int) -> None:
         raise ValidationError(problems)
 
 
+def _check_active(user_id: int) -> None:
+    limit = settings.SIMULATIONS_PER_USER
+    active = PackSimulation.objects.filter(requested_by_id=user_id, status__in=ACTIVE).count()
+    if active >= limit:
+        raise TooManyRequests(
+            f"You already have {active} simulations waiting or running, the most one user may "
+            f"have at a time ({limit}). Try again in {RETRY_SECONDS} seconds, when one of them "
+            "has finished.",
+            retry_after=RETRY_SECONDS,
+        )
+
+
 def simulation_start(
     *,
     pack: Pack,
@@ -73,29 +88,28 @@ def simulation_start(
 ) -> PackSimulation:
     """Record a simulation of `games` games of `players` players with `pack` and enqueue it.
 
-    Raises ValidationError past the limits (games 1..5000, players 3..6) or when the actor
-    already has MAX_ACTIVE_PER_USER simulations queued or running. The task is enqueued once
-    the current transaction commits (at once outside one); with an inline backend the
-    simulation has finished when this returns. A backend that refuses the task leaves the
-    simulation failed with its error. Returns the simulation as it stands."""
+    Raises ValidationError past the limits (games 1..5000, players 3..6), and
+    TooManyRequests (nothing recorded) when the actor already has SIMULATIONS_PER_USER
+    simulations queued or running. The task is enqueued once the current transaction commits
+    (at once outside one); with an inline backend the simulation has finished when this
+    returns. A backend that refuses the task leaves the simulation failed with its error.
+    Returns the simulation as it stands."""
     _check_limits(games=games, players=players, seed=seed)
     simulation_expire_stalled()
     requested_by_id = actor.pk if actor is not None and actor.is_authenticated else None
-    if requested_by_id is not None:
-        active = PackSimulation.objects.filter(requested_by_id=requested_by_id, status__in=ACTIVE)
-        if active.count() >= MAX_ACTIVE_PER_USER:
-            raise ValidationError(
-                f"you already have {MAX_ACTIVE_PER_USER} simulations waiting or running; "
-                "start another when one has finished"
-            )
-    simulation = PackSimulation.objects.create(
-        pack=pack,
-        requested_by_id=requested_by_id,
-        games=games,
-        players=players,
-        seed=seed,
-        status=SimulationStatus.QUEUED,
-    )
+    with transaction.atomic():
+        if requested_by_id is not None:
+            # The user's row, locked, makes two requests at once count one after the other.
+            User.objects.select_for_update().filter(pk=requested_by_id).first()
+            _check_active(requested_by_id)
+        simulation = PackSimulation.objects.create(
+            pack=pack,
+            requested_by_id=requested_by_id,
+            games=games,
+            players=players,
+            seed=seed,
+            status=SimulationStatus.QUEUED,
+        )
     simulation_id = simulation.pk
 
     def enqueue() -> None:

@@ -23,6 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST, require_safe
 
+from accounts.limits import TooManyRequests
 from packs import simulations as services
 from packs.models import Pack, PackSimulation, SimulationStatus
 from packs.plots import PLOTS, PLOTS_BY_SLUG, PLOTS_VERSION
@@ -95,6 +96,15 @@ def simulation_start(request: HttpRequest, pack_id: int) -> HttpResponse:
         for message in exc.messages:
             messages.error(request, f"Simulation not started: {message}")
         return redirect(back)
+    except TooManyRequests as exc:
+        response = render(
+            request,
+            "packs/simulation_refused.html",
+            {"pack": pack, "message": exc.message, "back": back},
+            status=429,
+        )
+        response["Retry-After"] = str(exc.retry_after)
+        return response
     return redirect("packs:simulation_detail", pack_id=pack.pk, simulation_id=simulation.pk)
 
 

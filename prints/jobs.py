@@ -3,20 +3,29 @@
 Small selections are rendered inside the request; a selection of more than SYNC_COPIES copies
 (hundreds of faces to draw from cold) becomes a ProxyJob run by the task backend, whose page
 shows its progress and then the download.
+
+A user has at most PROXY_JOBS_PER_USER jobs waiting or running (more is TooManyRequests, a
+429 saying when to retry). A finished job and its PDF are kept PROXY_JOB_KEEP_HOURS, then
+deleted by the worker: each job, once done, deletes the expired ones
+(`proxy_jobs_delete_expired`); `manage.py prune_proxy_jobs` does the same from a schedule, for
+a site where no job runs for a while.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
+from accounts.limits import TooManyRequests
 from prints.models import JobStatus, ProxyJob
 from prints.proxies import ProxySheetExporter, proxy_cards_from_pack
 from prints.selectors import proxy_cards_from_catalog
@@ -29,6 +38,13 @@ logger = logging.getLogger(__name__)
 # Up to this many copies the PDF is made while the request waits (a few seconds from cold).
 SYNC_COPIES = 200
 MAX_COPIES = 3000
+ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
+# A job waiting or running this long was lost (its worker stopped): it stops counting against
+# its user's limit. The largest PDF takes a few minutes.
+STALE_AFTER = timedelta(hours=1)
+STALE_ERROR = "The job was lost before it finished (the server restarted). Start it again."
+# What a refused user is told to wait: a job of a few hundred cards takes about this long.
+RETRY_SECONDS = 30
 
 
 class PackNotFound(LookupError):
@@ -70,19 +86,76 @@ def proxy_cards(*, selection: ProxySelection, viewer: User | AnonymousUser) -> l
     return cards
 
 
+def _check_active_jobs(actor: User) -> None:
+    limit = settings.PROXY_JOBS_PER_USER
+    active = ProxyJob.objects.filter(owner=actor, status__in=ACTIVE).count()
+    if active >= limit:
+        raise TooManyRequests(
+            f"You already have {active} proxy PDFs waiting or being made, the most one user "
+            f"may have at a time ({limit}). Try again in {RETRY_SECONDS} seconds, when one of "
+            "them has finished.",
+            retry_after=RETRY_SECONDS,
+        )
+
+
 def proxy_job_start(*, selection: ProxySelection, options: ProxyOptions, actor: User) -> ProxyJob:
     """Check the request now (so a mistake is said at once), then make the PDF in the
-    background; the job's page shows progress and the download."""
+    background; the job's page shows progress and the download.
+
+    Raises TooManyRequests, and records nothing, when the actor already has
+    PROXY_JOBS_PER_USER jobs waiting or running (lost ones, older than STALE_AFTER, no longer
+    count)."""
     options.check()
+    proxy_jobs_expire_stalled()
+    _check_active_jobs(actor)  # before the selection is read: a refusal costs one count
     cards = proxy_cards(selection=selection, viewer=actor)
-    job = ProxyJob.objects.create(
-        owner=actor,
-        selection=asdict(selection),
-        options=asdict(options),
-        total=len({card.document_hash for card in cards}),
-    )
+    with transaction.atomic():
+        # The user's row, locked, makes two requests at once count one after the other.
+        User.objects.select_for_update().filter(pk=actor.pk).first()
+        _check_active_jobs(actor)
+        job = ProxyJob.objects.create(
+            owner=actor,
+            selection=asdict(selection),
+            options=asdict(options),
+            total=len({card.document_hash for card in cards}),
+        )
     transaction.on_commit(lambda: render_proxy_job.enqueue(job.pk))
     return job
+
+
+def proxy_jobs_expire_stalled() -> int:
+    """Mark failed the jobs waiting or running for longer than STALE_AFTER, so that they stop
+    counting against their user's limit (and expire like any finished job). Returns how
+    many."""
+    cutoff = timezone.now() - STALE_AFTER
+    return ProxyJob.objects.filter(status__in=ACTIVE, created_at__lt=cutoff).update(
+        status=JobStatus.FAILED, error=STALE_ERROR, finished_at=timezone.now()
+    )
+
+
+def proxy_job_expires_at(job: ProxyJob) -> datetime | None:
+    """When a finished job and its PDF are deleted (None while it runs)."""
+    if job.finished_at is None:
+        return None
+    return job.finished_at + timedelta(hours=settings.PROXY_JOB_KEEP_HOURS)
+
+
+def proxy_jobs_delete_expired(*, now: datetime | None = None) -> int:
+    """Delete the jobs finished more than PROXY_JOB_KEEP_HOURS ago, each PDF from the media
+    storage first, then the rows (lost jobs are first marked failed: see
+    proxy_jobs_expire_stalled). Returns how many jobs were deleted."""
+    proxy_jobs_expire_stalled()
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.PROXY_JOB_KEEP_HOURS)
+    expired = ProxyJob.objects.filter(
+        status__in=(JobStatus.DONE, JobStatus.FAILED), finished_at__lt=cutoff
+    )
+    deleted = 0
+    for job in expired.only("pk", "pdf"):
+        if job.pdf:
+            job.pdf.delete(save=False)
+        ProxyJob.objects.filter(pk=job.pk).delete()
+        deleted += 1
+    return deleted
 
 
 def _options(data: dict[str, Any]) -> ProxyOptions:
@@ -118,6 +191,11 @@ def proxy_job_run(*, job_id: int) -> None:
             error=str(exc) or type(exc).__name__,
             finished_at=timezone.now(),
         )
+    # The worker's cleanup: whoever finishes a job deletes the expired ones.
+    try:
+        proxy_jobs_delete_expired()
+    except Exception:  # a failed cleanup is retried after the next job; the job stands
+        logger.exception("deleting expired proxy jobs failed")
 
 
 @task()

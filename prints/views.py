@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from PIL import Image, ImageDraw
 
 from accounts.limits import TooManyRequests, identities, rate_limit
@@ -63,6 +64,7 @@ def proxies(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else (request.GET or None)
     form = _proxy_form(request, data)
     errors: list[str] = []
+    refused: TooManyRequests | None = None
     if request.method == "POST":
         selection, options, errors = _proxy_request(request, form)
         if not errors:
@@ -83,13 +85,19 @@ def proxies(request: HttpRequest) -> HttpResponse:
                 errors = [str(exc)]
             except jobs.PackNotFound as exc:
                 errors = [str(exc)]
+            except TooManyRequests as exc:
+                refused = exc
+                errors = [exc.message]
     preview_query = (request.POST if request.method == "POST" else request.GET).urlencode()
-    return render(
+    response = render(
         request,
         "prints/proxies.html",
         {"form": form, "errors": errors, "preview_query": preview_query},
-        status=400 if errors else 200,
+        status=429 if refused else 400 if errors else 200,
     )
+    if refused:
+        response["Retry-After"] = str(refused.retry_after)
+    return response
 
 
 def proxy_preview(request: HttpRequest) -> HttpResponse:
@@ -128,12 +136,19 @@ def proxy_preview(request: HttpRequest) -> HttpResponse:
 @login_required
 def proxy_job(request: HttpRequest, job_id: int) -> HttpResponse:
     job = get_object_or_404(ProxyJob, pk=job_id, owner=request.user)
-    return render(request, "prints/proxy_job.html", {"job": job})
+    return render(
+        request,
+        "prints/proxy_job.html",
+        {"job": job, "expires_at": jobs.proxy_job_expires_at(job)},
+    )
 
 
 @login_required
 def proxy_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
     job = get_object_or_404(ProxyJob, pk=job_id, owner=request.user, status="done")
+    expires_at = jobs.proxy_job_expires_at(job)
+    if expires_at is not None and expires_at <= timezone.now():
+        raise Http404("The PDF has expired")
     response = HttpResponse(job.pdf.read(), content_type="application/pdf")
     response["Content-Disposition"] = 'attachment; filename="proxies.pdf"'
     return response

@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from accounts.limits import TooManyRequests
 from packs import simulations as services
 from packs.models import Pack, PackSimulation, SimulationStatus
 from packs.plots import PLOTS, PLOTS_BY_SLUG
@@ -195,22 +196,25 @@ def test_simulations_stay_within_their_limits(
 
 def test_a_user_has_only_a_few_simulations_waiting(alice: User, settings: Any) -> None:
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    settings.SIMULATIONS_PER_USER = 2
     pack = make_pack(alice)
-    for _ in range(services.MAX_ACTIVE_PER_USER):
+    for _ in range(2):
         services.simulation_start(pack=pack, actor=alice, games=5)
-    with pytest.raises(ValidationError, match="waiting or running"):
+    with pytest.raises(TooManyRequests, match=r"2 simulations waiting or running.*\(2\)"):
         services.simulation_start(pack=pack, actor=alice, games=5)
+    assert PackSimulation.objects.count() == 2
 
 
 def test_lost_simulations_fail_and_stop_counting(
     alice: User, client: Client, settings: Any
 ) -> None:
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    settings.SIMULATIONS_PER_USER = 3
     pack = make_pack(alice)
     long_ago = timezone.now() - services.STALE_AFTER - timedelta(minutes=1)
     lost = [
         PackSimulation.objects.create(pack=pack, requested_by=alice, games=5)
-        for _ in range(services.MAX_ACTIVE_PER_USER)
+        for _ in range(settings.SIMULATIONS_PER_USER)
     ]
     PackSimulation.objects.filter(pk=lost[0].pk).update(created_at=long_ago)
     PackSimulation.objects.filter(pk=lost[1].pk).update(
@@ -589,6 +593,28 @@ def test_a_refused_start_goes_back_with_the_reason(alice: User, client: Client) 
     # Not off-site: back to the pack page (or the home page while there is none).
     assert response["Location"] in (f"/packs/{pack.pk}/", reverse("catalog:home"))
     assert not PackSimulation.objects.exists()
+
+
+def test_a_start_past_the_users_limit_is_a_429_saying_when_to_retry(
+    alice: User, bob: User, client: Client, settings: Any
+) -> None:
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    settings.SIMULATIONS_PER_USER = 2
+    pack, shared = make_pack(alice), make_pack(None)
+    start = reverse("packs:simulation_start", kwargs={"pack_id": pack.pk})
+    client.force_login(alice)
+    assert [client.post(start, {"games": "5"}).status_code for _ in range(2)] == [302, 302]
+    refused = client.post(start, {"games": "5"})
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == str(services.RETRY_SECONDS)
+    text = refused.content.decode()
+    assert "the most one user may have at a time (2)" in text
+    assert f"Try again in {services.RETRY_SECONDS} seconds" in text
+    assert PackSimulation.objects.filter(requested_by=alice).count() == 2
+    other = Client()
+    other.force_login(bob)
+    shared_start = reverse("packs:simulation_start", kwargs={"pack_id": shared.pk})
+    assert other.post(shared_start, {"games": "5"}).status_code == 302
 
 
 def test_the_pack_page_partial_lists_simulations_with_a_start_button(alice: User) -> None:
