@@ -50,10 +50,12 @@ class StatField:
 
 
 def _plain(annotation: Any) -> Any:
-    """`int | None` -> int; a Literal stays a Literal."""
+    """`int | None` -> int, `Annotated[int, bounds]` -> int; a Literal stays a Literal."""
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
         members = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return members[0] if len(members) == 1 else annotation
+        return _plain(members[0]) if len(members) == 1 else annotation
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _plain(typing.get_args(annotation)[0])
     return annotation
 
 

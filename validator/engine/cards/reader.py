@@ -186,8 +186,9 @@ def read_yaml(text: str, source: str = "<yaml>", limits: ReadLimits = DEFAULT_LI
     """
     _check_size(text, source, limits)
     loader_class = type("_Loader", (_BoundedLoader,), {"limits": limits, "source": source})
-    loader = loader_class(text)
+    loader: _BoundedLoader | None = None
     try:
+        loader = loader_class(text)  # reading starts here: it may refuse a character
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
@@ -200,7 +201,8 @@ def read_yaml(text: str, source: str = "<yaml>", limits: ReadLimits = DEFAULT_LI
     except yaml.YAMLError as exc:
         raise CardDocumentError([DocumentError("", f"YAML syntax: {exc}")], source) from exc
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return ParsedYaml(data, _line_map(node) if node is not None else {})
 
 
