@@ -117,6 +117,8 @@ INSTALLED_APPS = [
     "packs",
     # The table of the database task backend (TASKS_BACKEND=database); harmless otherwise.
     "django_tasks_db",
+    # The top layer: the site's operations (serve, loadtest, backup, restore) as commands.
+    "cardsite",
 ]
 
 MIDDLEWARE = [

@@ -1,4 +1,4 @@
-"""`backup --output FILE`: the whole site's own data in one JSON file, for `restore`.
+"""The whole site's own data in one JSON file, for `restore` (`manage.py backup --output FILE`).
 
 The file holds the users (with their password hashes as stored), every set (official and
 custom, deleted ones too), every card with its revisions, the card scenarios and the packs.
@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
 from authoring.models import CardScenario
+from cardsite.operations import OperationError
 from catalog.models import Card, CardRevision, CardSet
 from packs.models import Pack
 
@@ -184,21 +184,12 @@ def write_backup(data: dict[str, Any], path: Path) -> None:
         partial.unlink(missing_ok=True)
 
 
-class Command(BaseCommand):
-    help = (
-        "Write every user, set (official and custom), card, revision, scenario and pack to one "
-        "JSON file (gzip when it ends in .gz), for `restore`. API tokens and art files are not "
-        "in it: back up MEDIA_ROOT beside it."
-    )
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--output", required=True, type=Path, help="the file to write")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        path: Path = options["output"]
-        if not path.parent.is_dir():
-            raise CommandError(f"{path.parent} is not a folder")
-        data = backup_data()
-        write_backup(data, path)
-        counts = ", ".join(f"{n} {name}" for name, n in data["counts"].items())
-        self.stdout.write(f"wrote {path}: {counts}")
+def backup(*, path: Path) -> dict[str, int]:
+    """Write the whole site's own data to `path` (gzip when its name ends in `.gz`) for
+    `restore`; the number of records written per section. A missing folder is refused."""
+    if not path.parent.is_dir():
+        raise OperationError(f"{path.parent} is not a folder")
+    data = backup_data()
+    write_backup(data, path)
+    counts: dict[str, int] = data["counts"]
+    return counts

@@ -1,4 +1,4 @@
-"""`restore FILE`: put a `backup` file back into an empty database, in one transaction.
+"""Put a `backup` file back into an empty database in one transaction (`manage.py restore`).
 
 The file's format and version are checked and every section read before anything is written;
 any error writes nothing. Users come back with the same usernames, password hashes and flags,
@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from authoring.models import CardScenario
-from catalog.management.commands.backup import CARD_FIELDS, FORMAT, SECTIONS, VERSION
+from cardsite.operations import OperationError
+from cardsite.operations.backup import CARD_FIELDS, FORMAT, SECTIONS, VERSION
 from catalog.models import Card, CardRevision, CardSet
 from catalog.services import card_index_refresh
 from packs.models import Pack
@@ -240,33 +240,24 @@ def restore_data(data: Mapping[str, Any]) -> dict[str, int]:
     }
 
 
-class Command(BaseCommand):
-    help = (
-        "Restore a `backup` file into an empty database (after `migrate`), in one transaction. "
-        "A database that already holds users, sets or cards is refused; there is no --force."
-    )
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path, help="a file written by `backup`")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        path: Path = options["file"]
-        try:
-            data = read_backup(path)
-        except BackupError as exc:
-            raise CommandError(f"{exc}; nothing was written") from exc
-        present = {name: n for name, n in database_contents().items() if n}
-        if present:
-            held = ", ".join(f"{n} {name}" for name, n in present.items())
-            raise CommandError(
-                f"the database is not empty ({held}): restore only into a fresh database "
-                "(run `migrate` on an empty one first); nothing was written"
-            )
-        try:
-            counts = restore_data(data)
-        except Exception as exc:  # a damaged record: the transaction has been rolled back
-            raise CommandError(
-                f"{path} could not be restored ({type(exc).__name__}: {exc}); nothing was written"
-            ) from exc
-        restored = ", ".join(f"{n} {name}" for name, n in counts.items())
-        self.stdout.write(f"restored {path}: {restored}")
+def restore(*, path: Path) -> dict[str, int]:
+    """Restore the backup file at `path` into the empty database, all or nothing; the number of
+    records restored per section. A bad file, or a database that already holds users, sets or
+    cards, is refused before anything is written."""
+    try:
+        data = read_backup(path)
+    except BackupError as exc:
+        raise OperationError(f"{exc}; nothing was written") from exc
+    present = {name: n for name, n in database_contents().items() if n}
+    if present:
+        held = ", ".join(f"{n} {name}" for name, n in present.items())
+        raise OperationError(
+            f"the database is not empty ({held}): restore only into a fresh database "
+            "(run `migrate` on an empty one first); nothing was written"
+        )
+    try:
+        return restore_data(data)
+    except Exception as exc:  # a damaged record: the transaction has been rolled back
+        raise OperationError(
+            f"{path} could not be restored ({type(exc).__name__}: {exc}); nothing was written"
+        ) from exc

@@ -10,8 +10,15 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 
-from cardsite.loadtest import MIX, AcknowledgedWrite, RunResult, Sample, percentile, summary
-from catalog.management.commands.loadtest import Command
+from cardsite.operations.load_clients import (
+    MIX,
+    AcknowledgedWrite,
+    RunResult,
+    Sample,
+    percentile,
+    summary,
+)
+from cardsite.operations.loadtest import writes_lost
 from catalog.models import CardSet
 from catalog.services import card_create, card_update, set_create
 from tests.factories import monster_document
@@ -63,7 +70,7 @@ def test_verification_finds_every_acknowledged_write(own_card: tuple[User, CardS
         AcknowledgedWrite(card_id, 1, "Written Monster", "r1"),
         AcknowledgedWrite(card_id, 2, "Written Monster", "r2"),
     ]
-    assert Command()._verify(writes) == []
+    assert writes_lost(writes) == []
 
 
 @pytest.mark.parametrize(
@@ -80,12 +87,12 @@ def test_verification_reports_a_lost_write(
     own_card: tuple[User, CardSet, int], revision: int, name: str, marker: str, problem: str
 ) -> None:
     _, _, card_id = own_card
-    lost = Command()._verify([AcknowledgedWrite(card_id, revision, name, marker)])
+    lost = writes_lost([AcknowledgedWrite(card_id, revision, name, marker)])
     assert any(problem in line for line in lost), lost
 
 
 def test_verification_reports_a_card_that_is_not_there(db: None) -> None:
-    lost = Command()._verify([AcknowledgedWrite(10**9, 1, "Gone", "r1")])
+    lost = writes_lost([AcknowledgedWrite(10**9, 1, "Gone", "r1")])
     assert lost == [f"card {10**9} is not in the database"]
 
 

@@ -18,7 +18,7 @@ from django.core.management.base import CommandError
 
 from accounts.models import ApiToken, new_token_key, token_digest
 from authoring.models import CardScenario, ScenarioStatus
-from catalog.management.commands.backup import FORMAT, VERSION, write_backup
+from cardsite.operations.backup import FORMAT, VERSION, write_backup
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag, Visibility
 from catalog.selectors import card_search
 from catalog.services import card_create, card_delete, card_update, set_create, set_delete

@@ -22,8 +22,11 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
 
-from catalog.management.commands.loadtest import free_port
-from catalog.management.scratch import loopback_server_environment, prepare_loopback_site
+from cardsite.operations.loopback import (
+    free_port,
+    loopback_server_environment,
+    prepare_loopback_site,
+)
 from packs.models import SimulationStatus
 from prints.jobs import ProxySelection, proxy_job_start
 from prints.sheets import ProxyOptions

@@ -1,0 +1,264 @@
+"""Load test: concurrent clients against the site served by gunicorn on loopback.
+
+A scratch database on the configured server (a temporary SQLite file in WAL mode, or
+`<name>_loadtest` beside the DATABASE_URL database on PostgreSQL) gets the catalog, one user,
+API token and public set per client. The site then runs as in production (`manage.py serve`:
+DEBUG off, collected static files served by WhiteNoise, gunicorn's web processes, a task
+worker) on a free loopback port, and the clients (`cardsite/operations/load_clients.py`) mix
+searches, card pages, face images, static files, API reads and API writes until the duration or
+the number of requests runs out. The report gives throughput, p50/p95/p99 latency and errors,
+then reads every acknowledged write back from the database. The budget is 0 errors and 0 lost
+writes: the command fails when either is missed. Nothing of the configured database is touched.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.management.base import OutputWrapper
+from django.core.management.color import Style
+from django.db import connection, transaction
+from tqdm import tqdm
+
+from accounts.services import token_create
+from cardsite.operations import OperationError
+from cardsite.operations.load_clients import (
+    WRITE_KINDS,
+    AcknowledgedWrite,
+    RunResult,
+    Targets,
+    run_clients,
+    summary,
+)
+from cardsite.operations.loopback import (
+    free_port,
+    loopback_server_environment,
+    prepare_loopback_site,
+)
+from catalog.management.scratch import scratch_database
+from catalog.models import Card, CardRevision, Visibility
+from catalog.services import catalog_load, default_fixture_paths, set_create
+from prints.selectors import face_key
+
+SERVER_START_SECONDS = 90
+MANAGE = str(Path(settings.BASE_DIR) / "manage.py")
+
+
+def loadtest(
+    *,
+    clients: int,
+    duration: float,
+    requests: int,
+    web_workers: int,
+    threads: int,
+    seed: int,
+    report: Path | None,
+    stdout: OutputWrapper,
+    style: Style,
+) -> None:
+    """Run the load test in a scratch database: `clients` concurrent clients against the site
+    under gunicorn (`web_workers` processes x `threads` threads) for at most `duration` seconds
+    or `requests` requests. Print the figures (and write them to `report` as JSON when given);
+    raise when a request erred or an acknowledged write was lost."""
+    with scratch_database(purpose="loadtest") as scratch:
+        stdout.write(f"Scratch database: {connection.vendor} {_where()}")
+        env = loopback_server_environment(scratch)
+        prepare_loopback_site(env)
+        targets = _prepare(clients, _static_paths(env), stdout)
+        port = free_port()
+        server = _start_server(env, port, web_workers, threads, scratch, stdout)
+        try:
+            stdout.write(f"{clients} clients for at most {duration:g} s or {requests:,} requests…")
+            result = _run(port, targets, clients, duration, requests, seed)
+        finally:
+            _stop(server)
+        connection.close()  # the server's writes are read back on a new connection
+        lost = writes_lost(result.writes)
+        figures = summary(result)
+        figures["database"] = connection.vendor
+        figures["clients"] = clients
+        figures["web"] = f"{web_workers} processes x {threads} threads"
+        figures["writes"] = {"acknowledged": len(result.writes), "lost": lost}
+        _print(figures, stdout, style)
+    if report:
+        report.write_text(json.dumps(figures, indent=2) + "\n")
+    errors = figures["overall"]["errors"]
+    if errors or lost:
+        raise OperationError(f"budget missed: {errors} errors, {len(lost)} lost writes")
+    stdout.write(style.SUCCESS("Budget met: 0 errors, 0 lost writes."))
+
+
+def _where() -> str:
+    name = str(connection.settings_dict["NAME"])
+    return name if connection.vendor != "sqlite" else f"{name} (WAL)"
+
+
+def _prepare(clients: int, static_paths: list[str], stdout: OutputWrapper) -> Targets:
+    stdout.write("Loading the catalog and making one user, token and set per client…")
+    catalog_load(paths=default_fixture_paths(settings.CATALOG_FIXTURES_DIR))
+    writers = []
+    for n in range(clients):
+        with transaction.atomic():
+            user = User.objects.create_user(f"load{n}", password=None)
+            _, key = token_create(user=user, name="load test")
+            card_set = set_create(
+                owner=user,
+                code=f"load-{n}",
+                name=f"Load test set {n}",
+                visibility=Visibility.PUBLIC,
+            )
+        writers.append((key, card_set.code))
+    cards = list(Card.objects.select_related("card_set").order_by("pk"))
+    templates = [
+        c.document for c in cards if c.kind in ("monster", "item", "curse") and c.encoding == "full"
+    ]
+    return Targets(
+        card_pages=[f"/sets/{c.card_set.code}/{quote(c.slug)}/" for c in cards],
+        faces=[f"/faces/{c.pk}/{face_key(c)}.png" for c in cards],
+        card_ids=[c.pk for c in cards],
+        static_paths=static_paths,
+        writers=writers,
+        templates=templates,
+    )
+
+
+def _static_paths(env: dict[str, str]) -> list[str]:
+    manifest = json.loads((Path(env["STATIC_ROOT"]) / "staticfiles.json").read_text())
+    own = ("catalog/", "authoring/")
+    hashed = [path for name, path in manifest["paths"].items() if name.startswith(own)]
+    if not hashed:
+        raise OperationError("collectstatic gathered none of the site's own static files")
+    return [f"/static/{path}" for path in sorted(hashed)]
+
+
+def _start_server(
+    env: dict[str, str],
+    port: int,
+    web_workers: int,
+    threads: int,
+    scratch: Path,
+    stdout: OutputWrapper,
+) -> subprocess.Popen[bytes]:
+    log_path = scratch / "server.log"
+    command = [sys.executable, MANAGE, "serve", "--bind", f"127.0.0.1:{port}"]
+    command += ["--workers", str(web_workers), "--threads", str(threads)]
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(
+            command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=settings.BASE_DIR
+        )
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise OperationError(f"the server stopped at start:\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/sets/", timeout=5):
+                pass
+            stdout.write(
+                f"Server up on 127.0.0.1:{port}: gunicorn, {web_workers} "
+                f"processes x {threads} threads, 1 task worker, DEBUG off."
+            )
+            return server
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.3)
+    _stop(server)
+    raise OperationError(f"the server did not answer in {SERVER_START_SECONDS} s")
+
+
+def _run(
+    port: int, targets: Targets, clients: int, duration: float, requests: int, seed: int
+) -> RunResult:
+    with tqdm(total=requests, unit="req", file=sys.stderr) as bar:
+
+        def progress(issued: int) -> None:
+            bar.update(issued - bar.n)
+
+        return run_clients(
+            port=port,
+            targets=targets,
+            clients=clients,
+            seconds=duration,
+            requests=requests,
+            seed=seed,
+            progress=progress,
+        )
+
+
+def writes_lost(writes: list[AcknowledgedWrite]) -> list[str]:
+    """Every acknowledged write, read back: the card with its name, every acknowledged
+    revision with the document that was sent, and the card at its latest one. One line per
+    write that is missing or differs (none: nothing was lost)."""
+    lost: list[str] = []
+    by_card: dict[int, list[AcknowledgedWrite]] = defaultdict(list)
+    for write in writes:
+        by_card[write.card_id].append(write)
+    cards = Card.objects.in_bulk(list(by_card))
+    revisions = {
+        (r.card_id, r.number): r.document.get("notes")
+        for r in CardRevision.objects.filter(card_id__in=list(by_card))
+    }
+    for card_id, acknowledged in by_card.items():
+        card = cards.get(card_id)
+        if card is None or card.deleted_at is not None:
+            lost.append(f"card {card_id} is not in the database")
+            continue
+        latest = max(acknowledged, key=lambda w: w.revision)
+        if card.revision != latest.revision or card.document.get("notes") != latest.marker:
+            lost.append(f"card {card_id} is at revision {card.revision}, not {latest.revision}")
+        if card.name != latest.name:
+            lost.append(f"card {card_id} is named {card.name!r}, not {latest.name!r}")
+        for write in acknowledged:
+            if revisions.get((card_id, write.revision)) != write.marker:
+                lost.append(f"card {card_id} revision {write.revision} is missing or differs")
+    return lost
+
+
+def _print(figures: dict[str, Any], stdout: OutputWrapper, style: Style) -> None:
+    overall = figures["overall"]
+    stdout.write("")
+    stdout.write(
+        f"{figures['database']}, {figures['clients']} clients, {figures['web']}: "
+        f"{overall['requests']:,} requests in {overall['seconds']} s = "
+        f"{overall['throughput_rps']} requests/s; {overall['reconnects']} idle keep-alive "
+        "connections reopened"
+    )
+    header = f"{'':<14}{'requests':>9}{'errors':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+    stdout.write(header)
+    rows = [*figures["kinds"].items(), ("all", overall)]
+    for kind, row in rows:
+        stdout.write(
+            f"{kind:<14}{row['requests']:>9,}{row['errors']:>8}"
+            f"{row['p50_ms']:>9}{row['p95_ms']:>9}{row['p99_ms']:>9}"
+        )
+    for example in figures["error_examples"]:
+        stdout.write(style.ERROR(f"  {example}"))
+    writes = figures["writes"]
+    write_requests = sum(figures["kinds"].get(k, {}).get("requests", 0) for k in WRITE_KINDS)
+    stdout.write(
+        f"Writes: {write_requests:,} sent, {writes['acknowledged']:,} acknowledged, "
+        f"{len(writes['lost'])} lost (every acknowledged card, revision and document read "
+        "back from the database)."
+    )
+    for problem in writes["lost"][:10]:
+        stdout.write(style.ERROR(f"  {problem}"))
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
