@@ -347,6 +347,10 @@ PROXY_PREVIEW_MAX_CARDS = env_limit("PROXY_PREVIEW_MAX_CARDS", 24)
 PROXY_JOBS_PER_USER = env_limit("PROXY_JOBS_PER_USER", 2)
 SIMULATIONS_PER_USER = env_limit("SIMULATIONS_PER_USER", 3)
 PROXY_JOB_KEEP_HOURS = env_limit("PROXY_JOB_KEEP_HOURS", 24)
+# The pack builder: lines of its "add single cards" field, and ids (include, exclude, copies)
+# in one API request.
+PACK_BUILDER_MAX_LINES = env_limit("PACK_BUILDER_MAX_LINES", 1000)
+PACK_API_MAX_ITEMS = env_limit("PACK_API_MAX_ITEMS", 5000)
 
 # Where `load_catalog` reads when given no path.
 CATALOG_FIXTURES_DIR = BASE_DIR / "fixtures" / "sets"

@@ -414,20 +414,34 @@ def set_coverage(*, card_set: CardSet) -> dict[str, object]:
 
 
 def cards_by_reference(*, references: list[str], viewer: Viewer) -> tuple[list[int], list[str]]:
-    """Card ids for "Name@set-code" lines, and an error for each line that names no card."""
-    ids: list[int] = []
-    errors: list[str] = []
-    visible = visible_sets(viewer=viewer)
+    """Card ids for "Name@set-code" lines, and an error for each line that names no card.
+
+    One query however many lines: the visible cards of every set the lines name, matched here
+    by set code and by name without regard to case."""
+    errors: list[tuple[int, str]] = []
+    wanted: list[tuple[int, str, str]] = []
     for number, line in enumerate(references, start=1):
         name, _, code = line.strip().rpartition("@")
+        name, code = name.strip(), code.strip()
         if not name or not code:
-            errors.append(f"line {number}: write Name@set-code, e.g. Net Troll@munchkin-core")
+            errors.append((number, "write Name@set-code, e.g. Net Troll@munchkin-core"))
             continue
-        card = Card.objects.filter(
-            card_set__in=visible, card_set__code=code.strip(), name__iexact=name.strip()
-        ).first()
-        if card is None:
-            errors.append(f"line {number}: no card {name.strip()!r} in a set {code.strip()!r}")
+        wanted.append((number, name, code))
+    found: dict[tuple[str, str], int] = {}
+    codes = {code for _, _, code in wanted}
+    if codes:
+        rows = (
+            Card.objects.filter(card_set__in=visible_sets(viewer=viewer), card_set__code__in=codes)
+            .order_by("pk")
+            .values_list("pk", "name", "card_set__code")
+        )
+        for pk, name, code in rows:
+            found.setdefault((code, name.casefold()), pk)
+    ids: list[int] = []
+    for number, name, code in wanted:
+        card_id = found.get((code, name.casefold()))
+        if card_id is None:
+            errors.append((number, f"no card {name!r} in a set {code!r}"))
         else:
-            ids.append(card.pk)
-    return ids, errors
+            ids.append(card_id)
+    return ids, [f"line {number}: {message}" for number, message in sorted(errors)]

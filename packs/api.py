@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.urls import path, reverse
 from drf_spectacular.utils import extend_schema
@@ -24,6 +25,29 @@ from packs.services import pack_build, pack_create
 from validator.engine import PACK_SCHEMA_PATH, whole_number
 
 
+def _too_many(count: int) -> serializers.ValidationError:
+    limit = settings.PACK_API_MAX_ITEMS
+    return serializers.ValidationError(f"at most {limit} items in one request; this has {count}")
+
+
+class BoundedListField(serializers.ListField):
+    """A list of at most PACK_API_MAX_ITEMS items, counted before any item is read."""
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        if isinstance(data, list) and len(data) > settings.PACK_API_MAX_ITEMS:
+            raise _too_many(len(data))
+        return list(super().to_internal_value(data))
+
+
+class BoundedDictField(serializers.DictField):
+    """An object of at most PACK_API_MAX_ITEMS keys, counted before any value is read."""
+
+    def to_internal_value(self, data: Any) -> dict[Any, Any]:
+        if isinstance(data, dict) and len(data) > settings.PACK_API_MAX_ITEMS:
+            raise _too_many(len(data))
+        return dict(super().to_internal_value(data))
+
+
 class PackCreateInput(StrictInput):
     sets = serializers.ListField(
         child=serializers.CharField(max_length=60),
@@ -38,19 +62,19 @@ class PackCreateInput(StrictInput):
         default="",
         help_text="a search query narrowing the cards (refused if it has warnings)",
     )
-    copies = serializers.DictField(
+    copies = BoundedDictField(
         child=serializers.IntegerField(min_value=0, max_value=99),
         required=False,
         default=dict,
         help_text="card id -> copies (0 leaves the card out)",
     )
-    include = serializers.ListField(
+    include = BoundedListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ROW_ID),
         required=False,
         default=list,
         help_text="ids of single cards to add, from any set you can see",
     )
-    exclude = serializers.ListField(
+    exclude = BoundedListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ROW_ID),
         required=False,
         default=list,

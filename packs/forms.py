@@ -1,6 +1,7 @@
 """The pack builder's and the simulation's forms."""
 
 from django import forms
+from django.conf import settings
 
 
 class PackBuilderForm(forms.Form):
@@ -24,6 +25,18 @@ class PackBuilderForm(forms.Form):
     include_failing = forms.BooleanField(
         required=False, label="Keep cards that fail validation (left out otherwise)"
     )
+
+    def clean_add_cards(self) -> str:
+        """At most PACK_BUILDER_MAX_LINES lines, counted before any is looked up."""
+        text: str = self.cleaned_data["add_cards"]
+        limit = settings.PACK_BUILDER_MAX_LINES
+        lines = text.count("\n") + 1 if text else 0
+        if lines > limit:
+            raise forms.ValidationError(
+                f"at most {limit} lines (one card per line); this has {lines}. "
+                "Add whole sets above instead."
+            )
+        return text
 
     def __init__(self, *args: object, set_choices: list[tuple[str, str]], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
