@@ -35,7 +35,7 @@ FUZZ = settings(
 )
 
 
-def _refused_with_a_message(exc: CardDocumentError) -> None:
+def _refused_with_a_message(exc: CardDocumentError | ScenarioError) -> None:
     assert exc.errors and all(e.message for e in exc.errors)
 
 
