@@ -223,7 +223,15 @@ REST_FRAMEWORK: dict[str, Any] = {
     # Reads are open; writes are throttled per user (see authoring/api). Rates are per hour
     # so that a script importing a set of a few hundred cards is never stopped.
     "DEFAULT_THROTTLE_RATES": {"writes": env_str("API_WRITE_RATE", "1200/hour")},
+    # Request bodies go through the engine's bounded reader (size, depth, number length).
+    "DEFAULT_PARSER_CLASSES": [
+        "catalog.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
+# The largest JSON body the API reads: a set of a thousand cards fits in well under this.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 2_000_000)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Munchkin card site API",
     "VERSION": "1",
