@@ -8,6 +8,7 @@ import jsonschema
 import pytest
 
 from tests.engine.conftest import monster
+from tests.factories import monster_document
 from validator.engine.cards import (
     SCHEMA_PATH,
     CardDocumentError,
@@ -176,3 +177,53 @@ def test_parse_is_typed() -> None:
     assert isinstance(card, MonsterCard)
     assert card.level == 7
     assert [m for c in card.all_conditions() for m in c.mentions()] == [("race", "elf")]
+
+
+def _integer_schemas(node: object) -> list[dict[str, object]]:
+    found: list[dict[str, object]] = []
+    if isinstance(node, dict):
+        if node.get("type") == "integer":
+            found.append(node)
+        for value in node.values():
+            found += _integer_schemas(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += _integer_schemas(value)
+    return found
+
+
+def test_every_number_of_the_schema_is_bounded_within_a_million() -> None:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    integers = _integer_schemas(schema)
+    assert len(integers) > 30
+    for integer in integers:
+        assert -1_000_000 <= int(integer["minimum"]) <= int(integer["maximum"]) <= 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("patch", "path"),
+    [
+        # A field's own range stays tighter than the language's: an automatic escape is for one
+        # or two players, a box holds at most 99 copies, a die shows 1 to 6.
+        ({"effects": [{"type": "automatic_escape", "players": 3}]}, "effects[0].players"),
+        ({"copies": 100}, "copies"),
+        ({"level": 10**30}, "level"),
+        ({"level": -1}, "level"),
+        ({"effects": [{"type": "strength", "amount": 2_000_000}]}, "effects[0].amount"),
+    ],
+)
+def test_numbers_beyond_their_field_or_the_language_are_refused(
+    patch: dict[str, object], path: str
+) -> None:
+    with pytest.raises(CardDocumentError) as caught:
+        parse_card(monster_document(**patch))
+    assert [e.path for e in caught.value.errors] == [path]
+
+
+def test_lists_and_effects_per_card_are_budgeted() -> None:
+    strength = {"type": "strength", "amount": 1}
+    with pytest.raises(CardDocumentError, match="at most 20 items"):
+        parse_card(monster_document(effects=[strength] * 21))
+    nested = {"type": "choose", "options": [[strength] * 20, [strength] * 20]}
+    with pytest.raises(CardDocumentError, match="at most 40"):
+        parse_card(monster_document(effects=[nested, strength]))

@@ -25,6 +25,7 @@ from validator.engine.cards.conditions import (
 )
 from validator.engine.cards.vocabulary import (
     MAX_LIST_ITEMS,
+    NUMBER_LIMIT,
     Axis,
     CardTag,
     Duration,
@@ -150,7 +151,7 @@ class WinsTies(EffectBase):
 
 class AutomaticEscape(EffectBase):
     type: Literal["automatic_escape"]
-    players: Number = Field(default=1, ge=1, le=2)
+    players: int = Field(default=1, ge=1, le=2)
     timing: Literal["instead_of_roll", "after_failed_roll"] = "instead_of_roll"
     # An item that buys the escape by being thrown away (once, instead of rolling).
     discard_this: bool = False
@@ -179,7 +180,7 @@ class CannotEscape(EffectBase):
 
 class NoPursuit(EffectBase):
     type: Literal["no_pursuit"]
-    max_level: Number = Field(ge=1)
+    max_level: int = Field(ge=1, le=NUMBER_LIMIT)
     unless: Condition | None = None
 
     def describe(self, ctx: TextContext) -> str:
@@ -246,9 +247,9 @@ class IgnoreLevel(EffectBase):
 
 class RefusesCombat(EffectBase):
     type: Literal["refuses_combat"]
-    treasures: Number = Field(default=0, ge=0)
+    treasures: int = Field(default=0, ge=0, le=NUMBER_LIMIT)
     # The refused player may discard this many Treasure cards to draw as many new ones.
-    trade_treasures: Number = Field(default=0, ge=0)
+    trade_treasures: int = Field(default=0, ge=0, le=NUMBER_LIMIT)
 
     def describe(self, ctx: TextContext) -> str:
         text = f"it will not fight {self.when.phrase() if self.when else 'anyone'}"
@@ -295,7 +296,7 @@ class ChaseAway(EffectBase):
 
 class Bribe(EffectBase):
     type: Literal["bribe"]
-    min_gold: Number = Field(ge=0)
+    min_gold: int = Field(ge=0, le=NUMBER_LIMIT)
 
     def describe(self, ctx: TextContext) -> str:
         return f"you may avoid the fight by giving it an item worth {self.min_gold} Gold or more"
@@ -312,7 +313,7 @@ class EscapeByDiscard(EffectBase):
 
 class ExtraLevels(EffectBase):
     type: Literal["extra_levels"]
-    amount: Number = Field(ge=1)
+    amount: int = Field(ge=1, le=NUMBER_LIMIT)
 
     def describe(self, ctx: TextContext) -> str:
         reason = self.when.phrase() if self.when else "killing it"
@@ -321,7 +322,7 @@ class ExtraLevels(EffectBase):
 
 class ExtraTreasures(EffectBase):
     type: Literal["extra_treasures"]
-    amount: Number = Field(ge=1)
+    amount: int = Field(ge=1, le=NUMBER_LIMIT)
 
     def describe(self, ctx: TextContext) -> str:
         who = self.when.phrase() if self.when else "the winner"
@@ -357,7 +358,7 @@ class LoseLevels(OutcomeBase):
 
 class GainLevels(OutcomeBase):
     type: Literal["gain_levels"]
-    amount: Number = Field(ge=1)
+    amount: int = Field(ge=1, le=NUMBER_LIMIT)
     may_win: bool = False
     target: Literal["chosen_player", "each_matching_player", "self"] = "chosen_player"
 
@@ -446,7 +447,7 @@ class LoseItems(OutcomeBase):
 
 class LoseGoldValue(OutcomeBase):
     type: Literal["lose_gold_value"]
-    amount: Number = Field(ge=1)
+    amount: int = Field(ge=1, le=NUMBER_LIMIT)
 
     def outcome_text(self) -> str:
         return f"lose items worth at least {self.amount:,} Gold; with less, lose every item"
@@ -509,7 +510,7 @@ class RivalsTake(OutcomeBase):
         "left_then_right", "highest_level", "each_other_from_left", "each_other_from_right"
     ]
     what: Literal["item", "treasure", "hand_card"]
-    count: Number = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=NUMBER_LIMIT)
 
     def outcome_text(self) -> str:
         who = {
@@ -554,8 +555,8 @@ class Roll(OutcomeBase):
 
 
 class RollOutcome(Model):
-    min: Number = Field(ge=1, le=6)
-    max: Number = Field(ge=1, le=6)
+    min: int = Field(ge=1, le=6)
+    max: int = Field(ge=1, le=6)
     effects: list[Effect] = Field(max_length=MAX_LIST_ITEMS)
 
 
@@ -592,7 +593,7 @@ class StealLevel(OutcomeBase):
 
 class DrawTreasures(OutcomeBase):
     type: Literal["draw_treasures"]
-    count: Number = Field(ge=1)
+    count: int = Field(ge=1, le=NUMBER_LIMIT)
     face_up: bool = False
     recipient: Literal["self", "fighter"] = "self"
 
@@ -605,7 +606,7 @@ class DrawTreasures(OutcomeBase):
 
 class TakeFromDiscard(OutcomeBase):
     type: Literal["take_from_discard"]
-    count: Number = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=NUMBER_LIMIT)
 
     def outcome_text(self) -> str:
         return f"take {count_phrase(self.count, 'card')} of your choice from either discard pile"
@@ -615,7 +616,7 @@ class OthersPayValue(OutcomeBase):
     """After the victim loses an item, each other player must lose items worth as much."""
 
     type: Literal["others_pay_value"]
-    levels: Number = Field(default=1, ge=0)
+    levels: int = Field(default=1, ge=0, le=NUMBER_LIMIT)
 
     def outcome_text(self) -> str:
         return (
@@ -761,7 +762,7 @@ class ExtraCharacterCard(EffectBase):
 
     type: Literal["extra_character_card"]
     axis: Axis
-    count: Number = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=NUMBER_LIMIT)
     # False: playable with no card on its axis, and it stays when the last one goes
     # (Impossible's Extra Training).
     needs_host: bool = True
@@ -799,7 +800,7 @@ class ExtraBigItems(EffectBase):
 
 class HandSize(EffectBase):
     type: Literal["hand_size"]
-    size: Number = Field(ge=0)
+    size: int = Field(ge=0, le=NUMBER_LIMIT)
 
     def describe(self, ctx: TextContext) -> str:
         return f"you may keep {count_phrase(self.size, 'card')} in your hand"
@@ -821,7 +822,7 @@ class CarryItem(EffectBase):
 
 class HelperLevels(EffectBase):
     type: Literal["helper_levels"]
-    amount: Number = Field(default=1, ge=1)
+    amount: int = Field(default=1, ge=1, le=NUMBER_LIMIT)
 
     def describe(self, ctx: TextContext) -> str:
         levels = count_phrase(self.amount, "level")
@@ -830,7 +831,7 @@ class HelperLevels(EffectBase):
 
 class SellDouble(EffectBase):
     type: Literal["sell_double"]
-    per_turn: Number = Field(default=1, ge=1)
+    per_turn: int = Field(default=1, ge=1, le=NUMBER_LIMIT)
 
     def describe(self, ctx: TextContext) -> str:
         return f"once a turn, sell {count_phrase(self.per_turn, 'item')} for double its Gold"
@@ -882,7 +883,7 @@ class ExtraPowerRank(EffectBase):
     """An Origin: your Powers' total Rank may exceed your Level by this much."""
 
     type: Literal["extra_power_rank"]
-    amount: Number = Field(ge=1)
+    amount: int = Field(ge=1, le=NUMBER_LIMIT)
 
     def describe(self, ctx: TextContext) -> str:
         return f"your Powers may total {self.amount} Rank more than your Level"

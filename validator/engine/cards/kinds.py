@@ -21,6 +21,7 @@ from validator.engine.cards.vocabulary import (
     MAX_CARDS_PER_SET,
     MAX_EFFECTS_PER_CARD,
     MAX_LIST_ITEMS,
+    NUMBER_LIMIT,
     CardName,
     CardTag,
     Deck,
@@ -38,8 +39,8 @@ from validator.engine.cards.vocabulary import (
 
 
 class Cost(Model):
-    discard: Number = Field(default=0, ge=0)
-    discard_up_to: Number = Field(default=0, ge=0)
+    discard: int = Field(default=0, ge=0, le=NUMBER_LIMIT)
+    discard_up_to: int = Field(default=0, ge=0, le=NUMBER_LIMIT)
     discard_hand: bool = False
     # Discards must come from the hand (not from the cards in play).
     from_hand: bool = False
