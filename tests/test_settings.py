@@ -63,3 +63,51 @@ def test_a_malformed_boolean_is_an_error() -> None:
     result = load_settings(DEBUG="maybe")
     assert result.returncode != 0
     assert "DEBUG='maybe' is not a boolean" in result.stderr
+
+
+LIMITS = [
+    "LOGIN_FREE_FAILURES",
+    "LOGIN_LOCKOUT_MAX_SECONDS",
+    "LOGIN_ADDRESS_FAILURES",
+    "PROXY_PREVIEW_PER_MINUTE",
+    "PROXY_PAPER_MAX_MM",
+    "PROXY_PREVIEW_MAX_CARDS",
+    "PROXY_JOBS_PER_USER",
+    "SIMULATIONS_PER_USER",
+    "PROXY_JOB_KEEP_HOURS",
+    "PACK_BUILDER_MAX_LINES",
+    "PACK_API_MAX_ITEMS",
+]
+
+
+def test_the_abuse_limits_are_read_from_the_environment_and_checked() -> None:
+    env = {name: str(11 + index) for index, name in enumerate(LIMITS)}
+    code = (
+        "import django\n"
+        "from django.conf import settings\n"
+        "django.setup()\n"
+        f"print([getattr(settings, name) for name in {LIMITS!r}])\n"
+        "print(settings.NUM_PROXIES, settings.REST_FRAMEWORK['NUM_PROXIES'])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "cardsite.settings",
+            "NUM_PROXIES": "1",
+            **env,
+        },
+    )
+    assert result.returncode == 0, result.stderr
+    values, proxies = result.stdout.splitlines()
+    assert values == str([11 + index for index in range(len(LIMITS))])
+    assert proxies == "1 1"  # the API's throttles count the same address
+    for bad in ("0", "-3"):
+        refused = load_settings(PROXY_JOBS_PER_USER=bad)
+        assert refused.returncode != 0
+        assert f"PROXY_JOBS_PER_USER={bad} must be at least 1" in refused.stderr
+    refused = load_settings(LOGIN_FREE_FAILURES="five")
+    assert refused.returncode != 0 and "is not a whole number" in refused.stderr
