@@ -179,8 +179,8 @@ def test_parse_is_typed() -> None:
     assert [m for c in card.all_conditions() for m in c.mentions()] == [("race", "elf")]
 
 
-def _integer_schemas(node: object) -> list[dict[str, object]]:
-    found: list[dict[str, object]] = []
+def _integer_schemas(node: object) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
     if isinstance(node, dict):
         if node.get("type") == "integer":
             found.append(node)
@@ -213,10 +213,10 @@ def test_every_number_of_the_schema_is_bounded_within_a_million() -> None:
     ],
 )
 def test_numbers_beyond_their_field_or_the_language_are_refused(
-    patch: dict[str, object], path: str
+    patch: dict[str, Any], path: str
 ) -> None:
     with pytest.raises(CardDocumentError) as caught:
-        parse_card(monster_document(**patch))
+        parse_card({**monster_document(), **patch})
     assert [e.path for e in caught.value.errors] == [path]
 
 

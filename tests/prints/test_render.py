@@ -31,7 +31,12 @@ def test_long_text_is_cut_with_a_warning() -> None:
     wordy = parse_card(
         monster_document(
             "Wordy Ogre",
-            bad_stuff=[{"type": "lose_items", "count": 1}] * 80,
+            # As much text as a card may hold (20 per list, 40 effects in all).
+            bad_stuff=[{"type": "lose_items", "count": 1}] * 20,
+            effects=[
+                {"type": "strength", "amount": n, "when": {"class": "warrior"}}
+                for n in range(1, 21)
+            ],
         )
     )
     face = render_face(wordy, "test")
