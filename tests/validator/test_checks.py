@@ -128,35 +128,3 @@ def test_coverage_counts_per_set_and_kind(reports: dict[tuple[str, str], CardRep
 
 def test_fixture_paths_exist() -> None:
     assert BASELINE.exists() and Path(FIXTURE_SETS).exists()
-
-
-def test_cards_are_met_in_seeded_whole_games() -> None:
-    from validator.checks import meet_in_games
-
-    deck = [(code, card) for code, card in CARDS if code == "munchkin-core"]
-    targets = [entry for entry in deck if entry[1].name in ("Net Troll", "Magic Missile")]
-    meetings = meet_in_games(targets, deck, seed=3)
-    assert set(meetings) == {("munchkin-core", "Net Troll"), ("munchkin-core", "Magic Missile")}
-    troll = meetings[("munchkin-core", "Net Troll")]
-    assert troll.met and troll.crash is None  # the first door kicked open
-
-
-def test_a_crash_in_a_whole_game_fails_the_card(monkeypatch: pytest.MonkeyPatch) -> None:
-    from validator import checks
-    from validator.engine import turn
-
-    original = turn.kick_door
-
-    def kick_door(game: Any, player: Any) -> Any:
-        card = original(game, player)
-        if card.name == "Net Troll":
-            raise KeyError("planted")
-        return card
-
-    monkeypatch.setattr(turn, "kick_door", kick_door)
-    deck = [(code, card) for code, card in CARDS if code == "munchkin-core"]
-    troll = [entry for entry in deck if entry[1].name == "Net Troll"]
-    report = CardReport("munchkin-core", "Net Troll", "monster", "full", verified=True)
-    checks.add_real_play([report], troll, deck)
-    assert report.status == "fail" and not report.verified
-    assert "the engine crashed (KeyError" in report.messages[-1]

@@ -1,0 +1,41 @@
+"""Whole games: the cards under test are met in seeded games, and a crash there fails the card."""
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import FIXTURE_SETS
+from validator.checks import CardReport
+from validator.checks.games import add_real_play, meet_in_games
+from validator.engine import load_set_file
+
+CORE = [
+    ("munchkin-core", card) for card in load_set_file(FIXTURE_SETS / "munchkin-core.yaml").cards
+]
+
+
+def test_cards_are_met_in_seeded_whole_games() -> None:
+    targets = [entry for entry in CORE if entry[1].name in ("Net Troll", "Magic Missile")]
+    meetings = meet_in_games(targets, CORE, seed=3)
+    assert set(meetings) == {("munchkin-core", "Net Troll"), ("munchkin-core", "Magic Missile")}
+    troll = meetings[("munchkin-core", "Net Troll")]
+    assert troll.met and troll.crash is None  # the first door kicked open
+
+
+def test_a_crash_in_a_whole_game_fails_the_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.engine import turn
+
+    original = turn.kick_door
+
+    def kick_door(game: Any, player: Any) -> Any:
+        card = original(game, player)
+        if card.name == "Net Troll":
+            raise KeyError("planted")
+        return card
+
+    monkeypatch.setattr(turn, "kick_door", kick_door)
+    troll = [entry for entry in CORE if entry[1].name == "Net Troll"]
+    report = CardReport("munchkin-core", "Net Troll", "monster", "full", verified=True)
+    add_real_play([report], troll, CORE)
+    assert report.status == "fail" and not report.verified
+    assert "the engine crashed (KeyError" in report.messages[-1]

@@ -1,0 +1,283 @@
+"""Checks of character cards (races, classes and the other character axes): their passive
+effects (Run Away, winning ties, hand size, another Big item, levels for helping, selling at
+double value) and their abilities with costs, conditions and targets, the effects an ability
+brings checked as if the card were played (`played`).
+"""
+
+from __future__ import annotations
+
+from validator.checks.played import Source, _outcomes_check, _removal_check
+from validator.checks.references import OGRE, RAGE, _stand_in
+from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
+from validator.engine import (
+    Ability,
+    CharacterCard,
+    DrawFromDiscard,
+    ExtraBigItems,
+    HandSize,
+    OutcomeBase,
+    RemoveMonster,
+    RunAway,
+    Strength,
+    WinsTies,
+)
+
+
+def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
+    name = card.name
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    rage = [{"play": RAGE, "by": "Rival", "on": OGRE}, {"resolve": True}]
+    for effect in card.effects:
+        if isinstance(effect, RunAway) and effect.when is None and effect.per is None:
+            needed = 5 - effect.amount
+            ctx.run(
+                f"{effect.amount:+d} to Run Away",
+                {
+                    "players": [
+                        _player("Hero", 6, in_play=[name]),
+                        _player("Rival", 1, hand=[RAGE]),
+                    ],
+                    "combat": fight,
+                    "steps": rage,
+                    "dice": [needed],
+                },
+                expect_values(outcome="escaped"),
+            )
+            if needed - 1 >= 1:
+                ctx.run(
+                    f"{effect.amount:+d} to Run Away, one short",
+                    {
+                        "players": [
+                            _player("Hero", 6, in_play=[name]),
+                            _player("Rival", 1, hand=[RAGE]),
+                        ],
+                        "combat": fight,
+                        "steps": rage,
+                        "dice": [needed - 1],
+                    },
+                    expect_values(outcome="caught"),
+                    covers=[RunAway],
+                )
+        elif isinstance(effect, WinsTies):
+            ctx.run(
+                "wins a tie",
+                {
+                    "players": [_player("Hero", 5, in_play=[name]), _player("Rival")],
+                    "combat": fight,
+                    "steps": [{"resolve": True}],
+                },
+                expect_values(outcome="won"),
+                covers=[WinsTies],
+            )
+        elif isinstance(effect, HandSize):
+            ctx.run(
+                f"keeps {effect.size} cards after charity",
+                {
+                    "players": [
+                        _player(
+                            "Hero",
+                            5,
+                            in_play=[name],
+                            hand=["Validator Trinket"] * (effect.size + 1),
+                        ),
+                        _player("Rival", 1),
+                    ],
+                    "steps": [{"end_turn": True}],
+                },
+                expect_values(hand_sizes={"Hero": effect.size}),
+                covers=[HandSize],
+            )
+        elif isinstance(effect, ExtraBigItems):
+            ctx.run(
+                "carries another Big item",
+                {
+                    "players": [
+                        _player(
+                            "Hero", 5, in_play=[name, "Validator Cart"], hand=["Validator Ram"]
+                        ),
+                        _player("Rival"),
+                    ],
+                    "steps": [{"equip": "Validator Ram", "by": "Hero"}],
+                },
+                expect_values(),
+                covers=[ExtraBigItems],
+            )
+        elif typing_literal(type(effect)) == "helper_levels":
+            ctx.run(
+                "a helper gains a level per monster",
+                {
+                    "players": [
+                        _player("Hero", 3, in_play=["Validator Gauntlet"]),
+                        _player("Helper", 2, in_play=[name]),
+                    ],
+                    "combat": fight,
+                    "steps": [{"help": "Helper"}, {"resolve": True}],
+                },
+                expect_values(levels={"Helper": 3, "Hero": 4}),
+                covers=["helper_levels"],
+            )
+        elif typing_literal(type(effect)) == "sell_double":
+            # 400 doubled + 200 makes the 1,000 that 600 alone would not.
+            ctx.run(
+                "sells one item at double value",
+                {
+                    "players": [
+                        _player(
+                            "Hero", 3, in_play=[name], hand=["Validator Ram", "Validator Helm"]
+                        ),
+                        _player("Rival"),
+                    ],
+                    "steps": [{"sell": ["Validator Ram", "Validator Helm"], "by": "Hero"}],
+                },
+                expect_values(levels={"Hero": 4}),
+                covers=["sell_double"],
+            )
+    for ability in card.abilities:
+        strength = [e for e in ability.effects if isinstance(e, Strength)]
+        run = [e for e in ability.effects if isinstance(e, RunAway)]
+        discards = ability.cost.discard_up_to or ability.cost.discard if ability.cost else 0
+        hand = ["Validator Trinket"] * max(discards, 1)
+        monster = OGRE
+        if strength and ability.target == "self" and ability.when is None and discards:
+            total = sum(e.amount * (discards if e.per == "discarded_card" else 1) for e in strength)
+            ctx.run(
+                f"{ability.name} with {discards} discard(s)",
+                {
+                    "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                    "combat": {"fighter": "Hero", "monsters": [monster]},
+                    "steps": [
+                        {
+                            "use": name,
+                            "ability": ability.slug,
+                            "by": "Hero",
+                            "discard": hand[:discards],
+                        }
+                    ],
+                },
+                expect_values(
+                    fighter_strength=3 + total, hand_sizes={"Hero": len(hand) - discards}
+                ),
+                covers=[Strength, "ability"],
+            )
+        elif strength and ability.when is not None:
+            ctx.run(
+                f"{ability.name} refused outside its condition",
+                {
+                    "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                    "combat": {"fighter": "Hero", "monsters": [monster]},
+                    "steps": [
+                        {"use": name, "ability": ability.slug, "by": "Hero", "discard": hand[:1]}
+                    ],
+                    "expect": {"error": "works only"},
+                },
+                covers=["ability_condition"],
+            )
+            _conditional_ability_check(ctx, card, ability, strength)
+        elif strength and ability.target == "fighting_player":
+            total = sum(e.amount for e in strength)
+            ctx.run(
+                f"{ability.name} on a fighting player",
+                {
+                    "players": [_player("Hero", 3), _player("Rival", 1, in_play=[name], hand=hand)],
+                    "combat": {"fighter": "Hero", "monsters": [monster]},
+                    "steps": [
+                        {
+                            "use": name,
+                            "ability": ability.slug,
+                            "by": "Rival",
+                            "on": "Hero",
+                            "discard": hand[: max(1, discards)],
+                        }
+                    ],
+                },
+                expect_values(fighter_strength=3 + total),
+                covers=[Strength, "ability"],
+            )
+        elif run and discards:
+            total = sum(e.amount * discards for e in run)
+            needed = 5 - total
+            ctx.run(
+                f"{ability.name} helps running away",
+                {
+                    "players": [
+                        _player("Hero", 6, in_play=[name], hand=hand),
+                        _player("Rival", 1, hand=[RAGE]),
+                    ],
+                    "combat": fight,
+                    "steps": [
+                        {"play": RAGE, "by": "Rival", "on": OGRE},
+                        {
+                            "use": name,
+                            "ability": ability.slug,
+                            "by": "Hero",
+                            "discard": hand[:discards],
+                        },
+                        {"resolve": True},
+                    ],
+                    "dice": [max(1, needed)],
+                },
+                expect_values(outcome="escaped"),
+                covers=[RunAway, "ability"],
+            )
+        _ability_effect_checks(ctx, card, ability)
+
+
+def _conditional_ability_check(
+    ctx: CheckContext, card: CharacterCard, ability: Ability, strength: list[Strength]
+) -> None:
+    """A strength ability against a monster it names: used on a stand-in for that monster."""
+    monster = _stand_in(ability.when) if ability.when is not None else None
+    if monster is None or ability.target != "self":
+        return
+    source = Source(card, ability)
+    discards = len(source.hand())
+    total = sum(e.amount * (discards if e.per == "discarded_card" else 1) for e in strength)
+    ctx.run(
+        f"{ability.name} against {monster}",
+        {
+            "players": [
+                _player("Hero", 3, in_play=source.table(), hand=source.hand()),
+                _player("Rival"),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [monster]},
+            "steps": [source.step()],
+        },
+        expect_values(fighter_strength=3 + total),
+        covers=[Strength],
+    )
+
+
+def _ability_effect_checks(ctx: CheckContext, card: CharacterCard, ability: Ability) -> None:
+    source = Source(card, ability)
+    outcomes = [e for e in ability.effects if isinstance(e, OutcomeBase)]
+    for effect in ability.effects:
+        if isinstance(effect, RemoveMonster):
+            _removal_check(ctx, source, effect, outcomes)
+        elif isinstance(effect, DrawFromDiscard):
+            _draw_from_discard_check(ctx, source)
+    if outcomes and ability.timing not in ("combat", "running_away") and ability.target == "self":
+        _outcomes_check(ctx, source, outcomes)
+
+
+def _draw_from_discard_check(ctx: CheckContext, source: Source) -> None:
+    # The Door deck would give the Ogre (a fight); the top of the discards is a Race card,
+    # which comes to the hand instead and can then be played.
+    ctx.run(
+        f"{source.label}: the top of the discards instead of a draw",
+        {
+            "players": [
+                _player("Hero", 3, in_play=source.table(), hand=source.hand()),
+                _player("Rival", in_play=["Validator Stranger"]),
+            ],
+            "deck": {"door": [OGRE]},
+            "steps": [
+                {"discard_card": "Validator Stranger", "by": "Rival"},
+                source.step(),
+                {"kick_door": "Hero"},
+                {"play": "Validator Stranger", "by": "Hero"},
+            ],
+            "expect": {"in_play": {"Hero": ["Validator Stranger"]}, "outcome": "none"},
+        },
+        expect_values(hand_sizes={"Hero": 0}),
+        covers=[DrawFromDiscard],
+    )

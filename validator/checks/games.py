@@ -1,0 +1,112 @@
+"""Whole games: the cards under test are kicked open first (Door cards) or dealt (Treasure
+cards), a few per seeded 4-player game played by the bots, and each report says whether its
+card was met in play. A crash or a broken invariant fails the card; the batch is replayed card
+by card to find the one that brings it on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from validator.checks.reports import CardReport
+from validator.engine import CardBase, InvariantViolation, Stats, build_game, play_game
+
+GAME_TURNS = 12
+BATCH = 8
+
+
+@dataclass
+class Meeting:
+    met: bool = False
+    seed: int = 0
+    crash: str | None = None
+
+
+def _play_batch(
+    deck: Sequence[tuple[str, CardBase]],
+    doors: list[CardBase],
+    treasures: list[CardBase],
+    seed: int,
+) -> tuple[set[str], str | None]:
+    """One seeded 4-player game with these cards met early; the names seen, and any crash."""
+    game = build_game(deck, players=4, seed=seed, top_doors=doors, dealt=treasures)
+    forced = list(game.door_deck[: len(doors)])
+    forced += [c for p in game.players for c in p.hand if c.set_code == "forced"]
+    try:
+        play_game(game, Stats(), max_turns=GAME_TURNS)
+    except InvariantViolation as exc:
+        return set(), f"an invariant broke: {exc}"
+    except Exception as exc:  # a crash is a finding about the cards in play, not a stop
+        return set(), f"the engine crashed ({type(exc).__name__}: {exc})"
+    # A forced Door card is met once drawn; a dealt Treasure once it has left the hand.
+    undrawn = {c.uid for c in game.door_deck}
+    in_hands = {c.uid for p in game.players for c in p.hand}
+    met = {
+        c.name
+        for c in forced
+        if (c.card.deck == "door" and c.uid not in undrawn)
+        or (c.card.deck == "treasure" and c.uid not in in_hands)
+    }
+    return met, None
+
+
+def meet_in_games(
+    targets: Sequence[tuple[str, CardBase]], deck: Sequence[tuple[str, CardBase]], seed: int = 1
+) -> dict[tuple[str, str], Meeting]:
+    """Play seeded whole games with the target cards drawn or dealt first, a few per game, and
+    say which were met in play and which a crash or a broken invariant followed."""
+    results = {(code, card.name): Meeting() for code, card in targets}
+    doors = [(code, c) for code, c in targets if c.deck == "door"]
+    treasures = [(code, c) for code, c in targets if c.deck == "treasure"]
+    batches = max(-(-len(doors) // BATCH), -(-len(treasures) // BATCH))
+    for index in range(batches):
+        batch_doors = doors[index * BATCH : (index + 1) * BATCH]
+        batch_treasures = treasures[index * BATCH : (index + 1) * BATCH]
+        game_seed = seed * 7919 + index
+        met, crash = _play_batch(
+            deck, [c for _, c in batch_doors], [c for _, c in batch_treasures], game_seed
+        )
+        members = batch_doors + batch_treasures
+        if crash is not None:
+            # Find the card that brings the crash on by itself; else blame the whole batch.
+            culprits = [
+                (code, c)
+                for code, c in members
+                if _play_batch(
+                    deck,
+                    [c] if c.deck == "door" else [],
+                    [c] if c.deck == "treasure" else [],
+                    game_seed,
+                )[1]
+            ] or members
+            for code, card in culprits:
+                results[(code, card.name)] = Meeting(True, game_seed, crash)
+            continue
+        for code, card in members:
+            results[(code, card.name)] = Meeting(card.name in met, game_seed)
+    return results
+
+
+def add_real_play(
+    reports: Sequence[CardReport],
+    cards: Sequence[tuple[str, CardBase]],
+    deck: Sequence[tuple[str, CardBase]],
+) -> None:
+    """Add to each report what seeded whole games showed of its card."""
+    by_key = {(r.set_code, r.name): r for r in reports}
+    targets = [(code, card) for code, card in cards if (code, card.name) in by_key]
+    if not targets or not deck:
+        return
+    for key, meeting in meet_in_games(targets, deck).items():
+        report = by_key[key]
+        if meeting.crash is not None:
+            report.fail(f"in a seeded whole game (seed {meeting.seed}): {meeting.crash}")
+            report.verified = False
+        elif meeting.met:
+            report.messages.append(f"info: in play in a seeded whole game (seed {meeting.seed})")
+        else:
+            report.messages.append(
+                f"info: dealt in a seeded whole game (seed {meeting.seed}), but the bots kept it "
+                "in hand"
+            )

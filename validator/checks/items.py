@@ -1,0 +1,367 @@
+"""Checks of item cards: equipped by an allowed character and its bonus counted in combat (a
+bonus for a trait it does not require tried with the trait and without); refused to characters
+it does not allow or forbids; the slot, hands and Big limits; Run Away bonuses; and its other
+effects (`ITEM_EFFECT_CHECKS`: curse immunity, an escape bought by throwing it away, forced
+help).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from validator.checks.references import OGRE, RAGE, _level_cases, _level_monster, _stand_in, _traits
+from validator.checks.runner import (
+    CheckContext,
+    _caught,
+    _player,
+    _trait_names,
+    expect_values,
+    typing_literal,
+)
+from validator.engine import (
+    AutomaticEscape,
+    AxisCondition,
+    ConditionBase,
+    CurseImmunity,
+    EffectBase,
+    ForceHelp,
+    ItemCard,
+    MonsterLevelIn,
+    RunAway,
+    Strength,
+)
+
+
+def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
+    name = card.name
+    allowed_traits = _traits([card.usable_by]) if card.usable_by else set()
+    forbidden_traits = _traits([card.not_usable_by]) if card.not_usable_by else set()
+    sex = None
+    for condition in (card.usable_by,):
+        if condition is not None and condition.key == "sex":
+            sex = getattr(condition, "sex", None)
+    allowed = _player(
+        "Hero",
+        3,
+        hand=[name],
+        in_play=_trait_names(list(allowed_traits)[:1]),
+        **({"sex": sex} if sex else {}),
+    )
+    bonus_extra = sum(
+        e.amount
+        for e in card.effects
+        if isinstance(e, Strength)
+        and e.per is None
+        and (
+            e.when is None
+            or (
+                isinstance(e.when, AxisCondition)
+                and (e.when.axis, e.when.trait()) in allowed_traits
+            )
+        )
+    )
+    if card.slot is not None and (not card.usable_by or allowed_traits or sex):
+        values = ctx.run(
+            "equipped by an allowed character",
+            {"players": [allowed, _player("Rival")], "steps": [{"equip": name, "by": "Hero"}]},
+            covers=["equip"],
+        )
+        if values is not None:
+            if name not in values["equipped"]["Hero"]:
+                ctx.report.fail(f"{name} was not equipped by an allowed character")
+            else:
+                ctx.run(
+                    "its bonus counts in combat",
+                    {
+                        "players": [
+                            _player(
+                                "Hero",
+                                3,
+                                in_play=allowed["in_play"] + [name],
+                                **({"sex": sex} if sex else {}),
+                            ),
+                            _player("Rival"),
+                        ],
+                        "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                    },
+                    expect_values(fighter_strength=3 + (card.bonus or 0) + bonus_extra),
+                    covers=["bonus"] + ([Strength] if bonus_extra else []),
+                )
+                _trait_bonus_checks(ctx, card, allowed, 3 + (card.bonus or 0) + bonus_extra)
+                wearer = {**allowed, "in_play": [*allowed["in_play"], name], "hand": []}
+                for effect in card.effects:
+                    check = ITEM_EFFECT_CHECKS.get(type(effect))
+                    if check is not None:
+                        check(ctx, card, effect, wearer)
+    # Forbidden characters are refused.
+    if card.usable_by is not None:
+        other_sex = {"male": "female", "female": "male"}.get(sex or "", "male")
+        outsider = (
+            ["Validator Stranger"]
+            if any(axis == "race" and trait == "human" for axis, trait in allowed_traits)
+            else []
+        )
+        ctx.run(
+            "refused to a character it does not allow",
+            {
+                "players": [
+                    _player("Hero", 3, hand=[name], sex=other_sex, in_play=outsider),
+                    _player("Rival"),
+                ],
+                "steps": [{"equip": name, "by": "Hero"}],
+                "expect": {"error": "usable only by"},
+            },
+            covers=["usable_by"],
+        )
+    if card.not_usable_by is not None and forbidden_traits:
+        ctx.run(
+            "refused to a character it forbids",
+            {
+                "players": [
+                    _player(
+                        "Hero", 3, hand=[name], in_play=_trait_names(list(forbidden_traits)[:1])
+                    ),
+                    _player("Rival"),
+                ],
+                "steps": [{"equip": name, "by": "Hero"}],
+                "expect": {"error": "not usable by"},
+            },
+            covers=["not_usable_by"],
+        )
+    # Slot, hands and Big limits hold.
+    same_slot = {
+        "headgear": "Validator Helm",
+        "armor": "Validator Mail",
+        "footgear": "Validator Boots",
+        "two_hands": "Validator Ram",
+    }.get(card.slot or "")
+    table = allowed.get("in_play", [])
+    if same_slot and not card.big and (not card.usable_by or allowed_traits or sex):
+        ctx.run(
+            "a second item in the same slot is refused",
+            {
+                "players": [
+                    _player(
+                        "Hero",
+                        3,
+                        hand=[name],
+                        in_play=[*table, same_slot],
+                        **({"sex": sex} if sex else {}),
+                    ),
+                    _player("Rival"),
+                ],
+                "steps": [{"equip": name, "by": "Hero"}],
+                "expect": {"error": "hand" if card.slot == "two_hands" else "equipped"},
+            },
+            covers=["slot"],
+        )
+    if card.slot == "one_hand" and (not card.usable_by or allowed_traits or sex):
+        ctx.run(
+            "a third hand is refused",
+            {
+                "players": [
+                    _player(
+                        "Hero",
+                        3,
+                        hand=[name],
+                        in_play=[*table, "Validator Sword", "Validator Buckler"],
+                        **({"sex": sex} if sex else {}),
+                    ),
+                    _player("Rival"),
+                ],
+                "steps": [{"equip": name, "by": "Hero"}],
+                "expect": {"error": "hand"},
+            },
+            covers=["slot"],
+        )
+    if card.big:
+        ctx.run(
+            "a second Big item is refused",
+            {
+                "players": [
+                    _player(
+                        "Hero",
+                        3,
+                        hand=[name],
+                        in_play=[*table, "Validator Cart"],
+                        **({"sex": sex} if sex else {}),
+                    ),
+                    _player("Rival"),
+                ],
+                "steps": [{"equip": name, "by": "Hero"}],
+                "expect": {"error": "Big item"},
+            },
+            covers=["big"],
+        )
+    for effect in card.effects:
+        if isinstance(effect, RunAway) and effect.when is None and effect.per is None:
+            needed = 5 - effect.amount
+            if 1 <= needed <= 6:
+                ctx.run(
+                    f"{effect.amount:+d} to Run Away",
+                    {
+                        "players": [
+                            _player(
+                                "Hero", 6, in_play=[*table, name], **({"sex": sex} if sex else {})
+                            ),
+                            _player("Rival", 1, hand=[RAGE]),
+                        ],
+                        "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                        "steps": [
+                            {"play": RAGE, "by": "Rival", "on": OGRE},
+                            {"resolve": True},
+                        ],
+                        "dice": [needed],
+                    },
+                    expect_values(outcome="escaped"),
+                    covers=[RunAway],
+                )
+
+
+JINX = "Validator Jinx"
+
+
+def _curse_immunity_check(
+    ctx: CheckContext, card: ItemCard, effect: CurseImmunity, wearer: dict[str, Any]
+) -> None:
+    # A curse (-1 level) from the wearer's own door passes it by; one a rival plays does not.
+    passed = ctx.run(
+        "a curse from its own door has no effect",
+        {
+            "players": [wearer, _player("Rival")],
+            "deck": {"door": [JINX]},
+            "steps": [{"kick_door": "Hero"}],
+            "expect": {"not_in_play": {"Hero": [JINX]}},
+        },
+        expect_values(levels={"Hero": 3}),
+    )
+    if passed is not None:
+        ctx.run(
+            "a curse a rival plays still hits",
+            {
+                "players": [wearer, _player("Rival", hand=[JINX])],
+                "steps": [{"play": JINX, "by": "Rival", "on": "Hero"}],
+            },
+            expect_values(levels={"Hero": 2}),
+            covers=[CurseImmunity],
+        )
+
+
+def _escape_item_check(
+    ctx: CheckContext, card: ItemCard, effect: AutomaticEscape, wearer: dict[str, Any]
+) -> None:
+    """Thrown away, it buys an escape without a roll from a monster its condition names (and
+    is gone); from any other, the roll decides and it stays."""
+    if not effect.discard_this:
+        return
+    cases = _monster_cases(effect.when)
+    passed = bool(cases)
+    for monster, escapes in cases:
+        passed = (
+            ctx.run(
+                f"{'thrown to escape' if escapes else 'no help'} against {monster}",
+                {
+                    "players": [{**wearer, "level": 6}, _player("Rival", hand=[RAGE])],
+                    "combat": {"fighter": "Hero", "monsters": [monster]},
+                    "steps": [{"play": RAGE, "by": "Rival", "on": monster}, {"resolve": True}],
+                    "dice": [1, 1, 1],
+                    "expect": {"not_in_play" if escapes else "in_play": {"Hero": [card.name]}},
+                },
+                expect_values(outcome="escaped") if escapes else _caught,
+            )
+            is not None
+            and passed
+        )
+    if passed:
+        ctx.covered.add(typing_literal(AutomaticEscape))
+
+
+def _monster_cases(condition: ConditionBase | None) -> list[tuple[str, bool]]:
+    """Monsters for which a monster condition holds (True) and fails (False)."""
+    if condition is None:
+        return [(OGRE, True)]
+    if isinstance(condition, MonsterLevelIn):
+        return [(_level_monster(level), holds) for level, holds in _level_cases(condition)]
+    stand_in = _stand_in(condition)
+    return [(stand_in, True), (OGRE, False)] if stand_in else []
+
+
+def _force_help_check(
+    ctx: CheckContext, card: ItemCard, effect: ForceHelp, wearer: dict[str, Any]
+) -> None:
+    """The wearer may force a rival to help; a plain character may not; never for the win."""
+    rival = _player("Rival", 2)
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    alone = ctx.run("without a helper", {"players": [wearer, rival], "combat": fight})
+    helped = ctx.run(
+        "forces a rival to help",
+        {"players": [wearer, rival], "combat": fight, "steps": [{"help": "Rival", "forced": True}]},
+    )
+    if alone is None or helped is None:
+        return
+    if helped["fighter_strength"] != alone["fighter_strength"] + 2:
+        ctx.report.fail("the forced helper's strength did not count")
+        return
+    ctx.run(
+        "nobody is forced without the card",
+        {
+            "players": [_player("Hero", 3), rival],
+            "combat": fight,
+            "steps": [{"help": "Rival", "forced": True}],
+            "expect": {"error": "forces"},
+        },
+    )
+    ctx.run(
+        "never forced into a fight for the win",
+        {
+            "players": [{**wearer, "level": 9}, rival],
+            "combat": fight,
+            "steps": [{"help": "Rival", "forced": True}],
+            "expect": {"error": "for the win"},
+        },
+        covers=[ForceHelp],
+    )
+
+
+ITEM_EFFECT_CHECKS: dict[
+    type[EffectBase], Callable[[CheckContext, ItemCard, Any, dict[str, Any]], None]
+] = {
+    CurseImmunity: _curse_immunity_check,
+    AutomaticEscape: _escape_item_check,
+    ForceHelp: _force_help_check,
+}
+
+
+def _trait_bonus_checks(
+    ctx: CheckContext, card: ItemCard, allowed: dict[str, Any], strength: int
+) -> None:
+    """A bonus for a trait the item does not require: tried with the trait, and without."""
+    for effect in card.effects:
+        if not (
+            isinstance(effect, Strength)
+            and effect.per is None
+            and isinstance(effect.when, AxisCondition)
+        ):
+            continue
+        trait = (effect.when.axis, effect.when.trait())
+        if trait in _traits([card.usable_by] if card.usable_by else []):
+            continue  # already counted for the allowed character
+        passed = True
+        for traits in ([trait], []):
+            hero = {**allowed, "in_play": allowed["in_play"] + _trait_names(traits) + [card.name]}
+            hero.pop("hand", None)
+            passed = (
+                ctx.run(
+                    f"its {effect.amount:+d} {'with' if traits else 'without'} the trait",
+                    {
+                        "players": [hero, _player("Rival")],
+                        "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                    },
+                    expect_values(fighter_strength=strength + (effect.amount if traits else 0)),
+                )
+                is not None
+                and passed
+            )
+        if passed:
+            ctx.covered.add(typing_literal(Strength))

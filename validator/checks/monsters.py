@@ -1,0 +1,679 @@
+"""Checks of monster cards: strength against a plain character and each conditional bonus both
+ways; the kill's levels and Treasure, each extra with its condition holding and failing (the
+fight arranged by `_arrange`); the monster's special rules (refusing a fight, being walked past,
+chased off or bribed, no help, letting go of whoever throws it an item); running away at the
+exact roll that escapes and one below, pursuit, and costs paid even on escape; and Bad Stuff on
+the victims.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from validator.checks.oracle import Seat, Victim, _bonus, _gold, _holds, predict
+from validator.checks.references import RAGE, _token, _traits
+from validator.checks.runner import (
+    CheckContext,
+    _caught,
+    _ended_without_kill,
+    _kinds,
+    _player,
+    _predictable,
+    _trait_names,
+    _walk,
+    expect_values,
+    typing_literal,
+)
+from validator.checks.victims import TABLE_OUTCOMES, Delivery, _victim_runs
+from validator.engine import (
+    AllOf,
+    AnyOf,
+    AutomaticEscape,
+    AxisCondition,
+    BeforeCombat,
+    BonusesUsed,
+    Bribe,
+    CannotEscape,
+    ChaseAway,
+    ConditionBase,
+    EffectBase,
+    EscapeByDiscard,
+    ExtraLevels,
+    ExtraTreasures,
+    HelperPresent,
+    IgnoreLevel,
+    LevelIn,
+    LevelOnly,
+    MayDecline,
+    MonsterCard,
+    NoHelp,
+    NoPursuit,
+    NotCondition,
+    OnEscape,
+    RefusesCombat,
+    Roll,
+    RunAway,
+    SexIs,
+    Strength,
+    UsedTag,
+)
+
+# --------------------------------------------------------------------------------------------
+# Arranging a fight so that a condition holds, or fails
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fight:
+    """What the Hero brings to a fight: traits, sex, tagged items, a helper, bonuses."""
+
+    traits: frozenset[tuple[str, str]] = frozenset()
+    banned: frozenset[tuple[str, str]] = frozenset()
+    sex: str | None = None
+    tags: frozenset[str] = frozenset()
+    no_tags: frozenset[str] = frozenset()
+    helper: bool | None = None
+    bonuses: bool | None = None
+
+    def hero(self, level: int, gear: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
+        tokens = [_token(tag) for tag in sorted(self.tags)]
+        in_play = _trait_names(sorted(self.traits)) + list(gear) + tokens
+        return _player("Hero", level, in_play=in_play, sex=self.sex or "male", **extra)
+
+
+def _arrange(condition: ConditionBase, want: bool, fight: Fight | None = None) -> Fight | None:
+    """A fight in which the condition holds (or fails, `want` False); None if none can be set."""
+    fight = fight or Fight()
+    if isinstance(condition, NotCondition):
+        return _arrange(condition.not_, not want, fight)
+    if isinstance(condition, AllOf | AnyOf):
+        parts = condition.all if isinstance(condition, AllOf) else condition.any
+        if want == isinstance(condition, AllOf):  # every part must go the same way
+            arranged: Fight | None = fight
+            for part in parts:
+                arranged = _arrange(part, want, arranged) if arranged else None
+            return arranged
+        return next((f for f in (_arrange(p, want, fight) for p in parts) if f), None)
+    if isinstance(condition, AxisCondition):
+        trait = (condition.axis, condition.trait())
+        if trait in (fight.banned if want else fight.traits):
+            return None
+        if want:
+            return replace(fight, traits=fight.traits | {trait})
+        return replace(fight, banned=fight.banned | {trait})
+    if isinstance(condition, UsedTag):
+        tag = condition.used_tag
+        if tag in (fight.no_tags if want else fight.tags):
+            return None
+        if want:
+            return replace(fight, tags=fight.tags | {tag})
+        return replace(fight, no_tags=fight.no_tags | {tag})
+    settings: dict[str, Any] = {}
+    if isinstance(condition, SexIs):
+        settings["sex"] = condition.sex if want else {"male": "female"}.get(condition.sex, "male")
+    elif isinstance(condition, BonusesUsed):
+        settings["bonuses"] = condition.bonuses_used == want
+    elif isinstance(condition, HelperPresent):
+        settings["helper"] = condition.helper_present == want
+    else:
+        return None
+    ((key, value),) = settings.items()
+    if getattr(fight, key) not in (None, value):
+        return None
+    return replace(fight, **settings)
+
+
+def _fight_holds(condition: ConditionBase, fight: Fight, level: int) -> bool | None:
+    """Whether the condition holds for the Hero in a fully arranged fight."""
+    if isinstance(condition, NotCondition):
+        inner = _fight_holds(condition.not_, fight, level)
+        return None if inner is None else not inner
+    if isinstance(condition, AllOf | AnyOf):
+        parts = condition.all if isinstance(condition, AllOf) else condition.any
+        results = [_fight_holds(p, fight, level) for p in parts]
+        if None in results:
+            return None
+        return all(results) if isinstance(condition, AllOf) else any(results)
+    if isinstance(condition, UsedTag):
+        return condition.used_tag in fight.tags
+    if isinstance(condition, BonusesUsed):
+        return bool(fight.bonuses) == condition.bonuses_used
+    if isinstance(condition, HelperPresent):
+        return bool(fight.helper) == condition.helper_present
+    return _holds(condition, Victim(level, [], 0, set(fight.traits), fight.sex or "male"))
+
+
+# --------------------------------------------------------------------------------------------
+# Checks of a monster
+# --------------------------------------------------------------------------------------------
+
+
+def _pursued_level(card: MonsterCard) -> int:
+    """A Level the monster pursues."""
+    return min(9, max([e.max_level + 1 for e in card.effects if isinstance(e, NoPursuit)] + [6]))
+
+
+def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    name = card.name
+    # A plain character (Level 1, male, Human, nothing in play) meets some conditions too
+    # ("+4 against males", "+5 against anyone with no Class").
+    plain_seat = Seat("Hero")
+    holding = [_holds(e.when, plain_seat) for e in card.effects if isinstance(e, Strength)]
+    base = (card.level or 0) + sum(
+        e.amount
+        for e in card.effects
+        if isinstance(e, Strength) and (e.when is None or _holds(e.when, plain_seat) is True)
+    )
+    plain = _player("Hero", 1)
+    if None in holding:
+        ctx.report.warn("a strength condition cannot be predicted for a plain character")
+    else:
+        ctx.run(
+            "strength against a plain character",
+            {
+                "players": [plain, _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [name]},
+            },
+            expect_values(monster_strength=base),
+            covers=["monster"],
+        )
+    # Conditions tried both ways: the bonus applies with the trait, and only then.
+    for effect in card.effects:
+        if isinstance(effect, Strength) and effect.when is not None:
+            traits = _traits([effect.when])
+            if len(traits) != 1 or not isinstance(effect.when, AxisCondition):
+                continue
+            with_trait = _player("Hero", 1, in_play=_trait_names(traits))
+            ctx.run(
+                f"{effect.amount:+d} with the trait",
+                {
+                    "players": [with_trait, _player("Rival")],
+                    "combat": {"fighter": "Hero", "monsters": [name]},
+                },
+                expect_values(monster_strength=base + effect.amount),
+            )
+            ctx.run(
+                f"{effect.amount:+d} not without it",
+                {
+                    "players": [plain, _player("Rival")],
+                    "combat": {"fighter": "Hero", "monsters": [name]},
+                },
+                expect_values(monster_strength=base),
+                covers=[Strength],
+            )
+    _kill_checks(ctx, card)
+    for effect in card.effects:
+        check = MONSTER_EFFECT_CHECKS.get(type(effect))
+        if check is not None:
+            check(ctx, card, effect)
+    _runaway_checks(ctx, card, base)
+    _bad_stuff_checks(ctx, card)
+
+
+def _kill_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """Killing it pays its levels and Treasure, plus each extra whose condition holds: every
+    conditional extra is tried with its condition holding and failing."""
+    level_only = any(isinstance(e, LevelOnly) for e in card.effects)
+    ignore_level = any(isinstance(e, IgnoreLevel) for e in card.effects)
+    covers: list[type[EffectBase] | str] = ["kill"]
+    covers += ["level_only"] if level_only else []
+    covers += [IgnoreLevel] if ignore_level else []
+    extras = [e for e in card.effects if isinstance(e, ExtraLevels | ExtraTreasures)]
+    covers += [type(e) for e in extras if e.when is None]
+    results: dict[str, bool] = {}
+    _kill_run(ctx, card, Fight(), "killing it pays levels and Treasure", covers, results)
+    for extra in extras:
+        if extra.when is None:
+            continue
+        passed = True
+        for want in (True, False):
+            fight = _arrange(extra.when, want)
+            what = "levels" if isinstance(extra, ExtraLevels) else "Treasures"
+            label = f"the extra {what} when its condition {'holds' if want else 'fails'}"
+            passed = (
+                fight is not None and _kill_run(ctx, card, fight, label, [], results) and passed
+            )
+        if passed:
+            ctx.covered.add(typing_literal(type(extra)))
+
+
+def _kill_run(
+    ctx: CheckContext,
+    card: MonsterCard,
+    fight: Fight,
+    label: str,
+    covers: list[type[EffectBase] | str],
+    results: dict[str, bool],
+) -> bool:
+    level_only = any(isinstance(e, LevelOnly) for e in card.effects)
+    ignore_level = any(isinstance(e, IgnoreLevel) for e in card.effects)
+    bonuses = (not level_only) if fight.bonuses is None else fight.bonuses
+    fight = replace(fight, bonuses=bonuses, helper=bool(fight.helper))
+    if bonuses and level_only:
+        return False  # bonuses count for nothing here: a win "with bonuses" cannot be staged
+    refusals = [e for e in card.effects if isinstance(e, RefusesCombat)]
+    if any(e.when is None or _fight_holds(e.when, fight, 1) is not False for e in refusals):
+        return False  # it will not fight this Hero
+    conditions = [e.when for e in card.effects if isinstance(e, Strength) and e.when]
+    if any(_fight_holds(c, fight, 1) is None for c in conditions):
+        return False  # a bonus whose condition the checks cannot settle
+    strength = (card.level or 0) + sum(
+        e.amount
+        for e in card.effects
+        if isinstance(e, Strength) and (e.when is None or _fight_holds(e.when, fight, 1))
+    )
+    helper = 1 if fight.helper and not ignore_level else 0
+    gear = ["Validator Gauntlet"] if bonuses else []
+    tolls = [e for e in card.effects if isinstance(e, BeforeCombat)]
+    if tolls:
+        gear.append("Validator Trinket")  # something cheap to give up before the fight
+    level = 1 if bonuses else strength + 1 - helper
+    if ignore_level and not bonuses:
+        level = 0
+    if not 1 <= level <= 9:
+        ctx.report.warn(f"cannot stage a kill ({label}) with the Level and bonuses it allows")
+        return False
+    hero = Victim(level, gear, 0, set(fight.traits), fight.sex or "male")
+    paid = [
+        o for t in tolls if t.when is None or _fight_holds(t.when, fight, level) for o in t.effects
+    ]
+    # The Hero gives up what costs the fight least.
+    best = max(predict(paid, hero, 3), key=lambda s: (_bonus(s.items), s.level, len(s.items)))
+    side = (0 if ignore_level else best.level) + helper + (0 if level_only else _bonus(best.items))
+    if side <= strength:
+        ctx.report.warn(f"cannot stage a kill ({label}): {side} against {strength}")
+        return False
+
+    gained = (card.levels_gained or 0) + sum(
+        e.amount
+        for e in card.effects
+        if isinstance(e, ExtraLevels)
+        and (e.when is None or _fight_holds(e.when, fight, best.level))
+    )
+    treasures = _monster_treasures(card, fight, best.level)
+    document = {
+        "players": [fight.hero(level, gear), _player("Rival")],
+        "combat": {"fighter": "Hero", "monsters": [card.name]},
+        "steps": [*([{"help": "Rival"}] if fight.helper else []), {"resolve": True}],
+    }
+    key = json.dumps(document, sort_keys=True)
+    if key not in results:  # a fight arranged the same way for two conditions runs once
+        results[key] = (
+            ctx.run(
+                label,
+                document,
+                expect_values(
+                    outcome="won",
+                    fighter_strength=side,
+                    treasures_drawn=treasures,
+                    levels={"Hero": min(10, best.level + gained)},
+                ),
+                covers=covers,
+            )
+            is not None
+        )
+    return results[key]
+
+
+def _monster_treasures(card: MonsterCard, fight: Fight, level: int) -> int:
+    return (card.treasures or 0) + sum(
+        e.amount
+        for e in card.effects
+        if isinstance(e, ExtraTreasures) and (e.when is None or _fight_holds(e.when, fight, level))
+    )
+
+
+def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) -> None:
+    refused = Fight() if effect.when is None else _arrange(effect.when, True)
+    if refused is None:
+        return
+    # Trading Treasure cards in leaves the hand as large as before.
+    hand = ["Validator Trinket"] * effect.trade_treasures
+    passed = ctx.run(
+        "it will not fight a character it refuses",
+        {
+            "players": [refused.hero(1, hand=hand), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+        },
+        _ended_without_kill(1, effect.treasures, hand=len(hand) + effect.treasures),
+    )
+    if passed is None:
+        return
+    fought = None if effect.when is None else _arrange(effect.when, False)
+    if fought is None or (fought.hero(1) == Fight().hero(1) and "kill" in ctx.covered):
+        # It refuses everyone, or the plain kill already showed that it fights anyone else.
+        ctx.covered.add(typing_literal(RefusesCombat))
+        return
+    ctx.run(
+        "it fights anyone else",
+        {
+            "players": [fought.hero(1), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+        },
+        expect_values(outcome="none", treasures_drawn=0),
+        covers=[RefusesCombat],
+    )
+
+
+def _decline_check(ctx: CheckContext, card: MonsterCard, effect: MayDecline) -> None:
+    fight = {"fighter": "Hero", "monsters": [card.name]}
+    steps = [{"decline": card.name, "by": "Hero"}]
+    free = Fight() if effect.unless is None else _arrange(effect.unless, False)
+    if free is None:
+        return
+    passed = ctx.run(
+        "walking past it: no fight, no reward",
+        {"players": [free.hero(1), _player("Rival")], "combat": fight, "steps": steps},
+        _ended_without_kill(1, 0),
+        covers=[MayDecline] if effect.unless is None else [],
+    )
+    bound = _arrange(effect.unless, True) if effect.unless is not None else None
+    if bound is not None and passed is not None:
+        ctx.run(
+            "who must fight it cannot walk past",
+            {
+                "players": [bound.hero(1), _player("Rival")],
+                "combat": fight,
+                "steps": steps,
+                "expect": {"error": True, "outcome": "none"},
+            },
+            covers=[MayDecline],
+        )
+
+
+def _chase_check(ctx: CheckContext, card: MonsterCard, effect: ChaseAway) -> None:
+    able, unable = _arrange(effect.by, True), _arrange(effect.by, False)
+    if able is None or unable is None:
+        return
+    fight = {"fighter": "Hero", "monsters": [card.name]}
+    steps = [{"chase": card.name, "by": "Hero"}]
+    treasures = _monster_treasures(card, able, 1) if effect.treasures else 0
+    passed = ctx.run(
+        "driven off by whom the card names",
+        {"players": [able.hero(1), _player("Rival")], "combat": fight, "steps": steps},
+        _ended_without_kill(1, treasures),
+    )
+    if passed is not None:
+        ctx.run(
+            "no one else can drive it off",
+            {
+                "players": [unable.hero(1), _player("Rival")],
+                "combat": fight,
+                "steps": steps,
+                "expect": {"error": True, "outcome": "none"},
+            },
+            covers=[ChaseAway],
+        )
+
+
+def _bribe_check(ctx: CheckContext, card: MonsterCard, effect: Bribe) -> None:
+    offers = ["Validator Trinket", "Validator Helm", "Validator Ram"]  # 0, 200 and 400 Gold
+    enough = next((i for i in offers if _gold(i) >= effect.min_gold), None)
+    short = next((i for i in reversed(offers) if _gold(i) < effect.min_gold), None)
+    if enough is None:
+        ctx.report.warn(f"no reference item is worth the {effect.min_gold} Gold of the bribe")
+        return
+    fight = {"fighter": "Hero", "monsters": [card.name]}
+    passed = ctx.run(
+        f"bribed with an item worth {_gold(enough)}",
+        {
+            "players": [_player("Hero", 1, in_play=[enough]), _player("Rival")],
+            "combat": fight,
+            "steps": [{"bribe": enough, "by": "Hero"}],
+            "expect": {"not_in_play": {"Hero": [enough]}},
+        },
+        _ended_without_kill(1, 0),
+        covers=[Bribe] if short is None else [],
+    )
+    if short is not None and passed is not None:
+        ctx.run(
+            f"an item worth {_gold(short)} is refused",
+            {
+                "players": [_player("Hero", 1, in_play=[short]), _player("Rival")],
+                "combat": fight,
+                "steps": [{"bribe": short, "by": "Hero"}],
+                "expect": {"error": True, "outcome": "none", "in_play": {"Hero": [short]}},
+            },
+            covers=[Bribe],
+        )
+
+
+def _no_help_check(ctx: CheckContext, card: MonsterCard, effect: NoHelp) -> None:
+    ignore_level = any(isinstance(e, IgnoreLevel) for e in card.effects)
+    ctx.run(
+        "no one may help against it",
+        {
+            "players": [_player("Hero", 1), _player("Rival", 3)],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+            "steps": [{"help": "Rival"}],
+            "expect": {"error": True},
+        },
+        expect_values(fighter_strength=0 if ignore_level else 1),
+        covers=[NoHelp],
+    )
+
+
+def _escape_by_discard_check(ctx: CheckContext, card: MonsterCard, effect: EscapeByDiscard) -> None:
+    level = _pursued_level(card)
+    passed = True
+    for tag in effect.tags:
+        token = _token(tag)
+        passed = (
+            ctx.run(
+                f"thrown a {tag} item, it lets you go",
+                {
+                    "players": [
+                        _player("Hero", level, in_play=[token]),
+                        _player("Rival", 1, hand=[RAGE]),
+                    ],
+                    "combat": {"fighter": "Hero", "monsters": [card.name]},
+                    "steps": [{"play": RAGE, "by": "Rival", "on": card.name}, {"resolve": True}],
+                    "dice": [1, 1, 1],
+                    "expect": {"not_in_play": {"Hero": [token]}},
+                },
+                expect_values(outcome="escaped"),
+            )
+            is not None
+            and passed
+        )
+    if passed:
+        ctx.covered.add(typing_literal(EscapeByDiscard))
+
+
+MONSTER_EFFECT_CHECKS: dict[type[EffectBase], Callable[[CheckContext, MonsterCard, Any], None]] = {
+    RefusesCombat: _refusal_check,
+    MayDecline: _decline_check,
+    ChaseAway: _chase_check,
+    Bribe: _bribe_check,
+    NoHelp: _no_help_check,
+    EscapeByDiscard: _escape_by_discard_check,
+}
+
+
+def _runaway_checks(ctx: CheckContext, card: MonsterCard, base: int) -> None:
+    name = card.name
+    fight = {"fighter": "Hero", "monsters": [name]}
+    steps = [{"play": RAGE, "by": "Rival", "on": name}, {"resolve": True}]
+    rival = _player("Rival", 1, hand=[RAGE])
+    if any(isinstance(e, AutomaticEscape) and e.when is None for e in card.effects):
+        ctx.run(
+            "escape is automatic",
+            {"players": [_player("Hero", 6), rival], "combat": fight, "steps": steps, "dice": [1]},
+            expect_values(outcome="escaped"),
+            covers=[AutomaticEscape],
+        )
+        return
+    if any(isinstance(e, CannotEscape) for e in card.effects):
+        ctx.run(
+            "no one outruns it",
+            {
+                "players": [_player("Hero", 6), rival],
+                "combat": fight,
+                "steps": steps,
+                "dice": [6, 6, 6],
+            },
+            _caught,
+            covers=[CannotEscape],
+        )
+        return
+    modifier = sum(e.amount for e in card.effects if isinstance(e, RunAway))
+    pursuit = [e for e in card.effects if isinstance(e, NoPursuit)]
+    level = _pursued_level(card)
+    # Wings (+1 each) bring a penalty beyond a die's reach back to a roll of 6.
+    wings = ["Validator Wings"] * max(0, 5 - modifier - 6)
+    needed = 5 - modifier - len(wings)
+    runner = _player("Hero", level, in_play=wings)
+    if 1 <= needed <= 6:
+        ctx.run(
+            f"a roll of {needed} escapes ({modifier:+d})",
+            {
+                "players": [runner, rival],
+                "combat": fight,
+                "steps": steps,
+                "dice": [needed, 1, 1, 1],
+            },
+            expect_values(outcome="escaped"),
+            covers=[RunAway] if modifier else [],
+        )
+    if 2 <= needed <= 7:
+        ctx.run(
+            f"a roll of {needed - 1} is caught",
+            {
+                "players": [runner, rival],
+                "combat": fight,
+                "steps": steps,
+                "dice": [needed - 1, 1, 1, 1],
+            },
+            _caught,
+        )
+    for effect in pursuit:
+        if effect.unless is None:
+            ctx.run(
+                f"it does not pursue Level {effect.max_level}",
+                {
+                    "players": [_player("Hero", effect.max_level), rival],
+                    "combat": fight,
+                    "steps": steps,
+                    "dice": [1, 1, 1],
+                },
+                expect_values(outcome="escaped"),
+                covers=[NoPursuit],
+            )
+        else:
+            traits = _traits([effect.unless])
+            ctx.run(
+                f"it does not pursue Level {effect.max_level}, unless...",
+                {
+                    "players": [_player("Hero", effect.max_level), rival],
+                    "combat": fight,
+                    "steps": steps,
+                    "dice": [1, 1, 1],
+                },
+                expect_values(outcome="escaped"),
+            )
+            if len(traits) == 1:
+                ctx.run(
+                    "...the exception is pursued",
+                    {
+                        "players": [
+                            _player("Hero", effect.max_level, in_play=_trait_names(traits)),
+                            rival,
+                        ],
+                        "combat": fight,
+                        "steps": steps,
+                        "dice": [1, 1, 1],
+                    },
+                    _caught,
+                    covers=[NoPursuit],
+                )
+    for cost in card.effects:
+        if isinstance(cost, OnEscape) and all(_predictable(e) for e in cost.effects):
+            _escape_cost_check(ctx, card, cost, level)
+
+
+def _escape_cost_check(ctx: CheckContext, card: MonsterCard, cost: OnEscape, level: int) -> None:
+    """A cost paid even on escape, tried at a Level where its condition holds and, if it has
+    one, at a Level where it fails."""
+    levels = [level]
+    if isinstance(cost.when, LevelIn):
+        low, high = cost.when.level.min, cost.when.level.max
+        outside = low - 1 if low is not None and low > 1 else (high or 9) + 1
+        levels.append(outside)
+    elif cost.when is not None:
+        return
+    passed = True
+    for runner in levels:
+        if not 1 <= runner <= 9:
+            continue
+        victim = Victim(runner, [], 0, set())
+        holds = _holds(cost.when, victim)
+        expected = predict(cost.effects, victim, 6) if holds else [victim]
+        passed = (
+            ctx.run(
+                f"running at Level {runner} {'costs' if holds else 'costs nothing'} even on escape",
+                {
+                    "players": [_player("Hero", runner), _player("Rival", 1, hand=[RAGE])],
+                    "combat": {"fighter": "Hero", "monsters": [card.name]},
+                    "steps": [{"play": RAGE, "by": "Rival", "on": card.name}, {"resolve": True}],
+                    "dice": [6, 6, 6],
+                },
+                expect_values(outcome="escaped", levels={"Hero": expected[0].level}),
+            )
+            is not None
+            and passed
+        )
+    if passed:
+        ctx.covered.update([typing_literal(OnEscape), *map(str, _kinds(cost.effects))])
+
+
+def _bad_stuff_delivery(card: MonsterCard) -> Delivery:
+    def deliver(
+        players: list[dict[str, Any]], before: list[dict[str, Any]], die: int
+    ) -> dict[str, Any]:
+        hero = {**players[0], "hand": [RAGE, *players[0].get("hand", [])]}
+        return {
+            "players": [hero, *players[1:]],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+            "steps": [*before, {"play": RAGE, "by": "Hero", "on": card.name}, {"resolve": True}],
+            "dice": [1, die, die, die],
+        }
+
+    return deliver
+
+
+def _bad_stuff_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    effects = list(card.bad_stuff)
+    if not effects:
+        return
+    if not all(_predictable(e) for e in effects):
+        names = sorted({typing_literal(type(e)) for e in effects if not _predictable(e)})
+        ctx.report.warn(f"Bad Stuff ({', '.join(names)}) is run but its result is not predicted")
+    before = [o for e in card.effects if isinstance(e, BeforeCombat) for o in e.effects]
+    costs = [e for e in card.effects if isinstance(e, OnEscape)]
+
+    def predictor(victim: Victim, die: int) -> list[Victim]:
+        states = predict(before + effects, victim, die)
+        paid = [o for c in costs if _holds(c.when, victim) for o in c.effects]
+        return [s for state in states for s in predict(paid, state, die)]
+
+    escape_rules = [e for e in card.effects if isinstance(e, AutomaticEscape | NoPursuit)]
+    pursued = 1 + max((getattr(e, "max_level", 99) for e in escape_rules), default=0)
+    dice = sorted({o.min for e in _walk(effects) if isinstance(e, Roll) for o in e.outcomes})
+    shown = [e for e in _walk(before + effects) if not isinstance(e, TABLE_OUTCOMES)]
+    covers: list[type[EffectBase] | str] = ["bad_stuff"]
+    if all(_predictable(e) for e in before + effects):
+        covers += _kinds(shown) + ([BeforeCombat] if before else [])
+    _victim_runs(
+        ctx,
+        effects,
+        predictor,
+        _bad_stuff_delivery(card),
+        caught=True,
+        pursued=pursued,
+        dice=dice or [3],
+        label="Bad Stuff",
+        covers=covers,
+    )

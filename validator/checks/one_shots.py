@@ -1,0 +1,123 @@
+"""Checks of the cards played once for an immediate gain: one-shots (their bonus on each side,
+then the effects that come with playing them), monster enhancers on a reference monster
+(strength and Treasure, with their floors), and Go Up a Level cards (a level for its player,
+never the winning one, their condition and timing).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validator.checks.played import _played_checks
+from validator.checks.references import OGRE
+from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
+from validator.engine import GainLevels, KillMonster, LevelCard, MonsterEnhancerCard, OneShotCard
+
+
+def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
+    name = card.name
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    if card.bonus:
+        if card.side in ("either", "player"):
+            ctx.run(
+                "its bonus for the munchkins",
+                {
+                    "players": [_player("Hero", 2, hand=[name]), _player("Rival")],
+                    "combat": fight,
+                    "steps": [{"play": name, "by": "Hero"}],
+                },
+                expect_values(fighter_strength=2 + card.bonus, monster_strength=5),
+                covers=["one_shot_bonus"],
+            )
+        if card.side in ("either", "monster") and not any(
+            isinstance(e, KillMonster) for e in card.effects
+        ):
+            ctx.run(
+                "its bonus for the monster",
+                {
+                    "players": [_player("Hero", 2), _player("Rival", 1, hand=[name])],
+                    "combat": fight,
+                    "steps": [{"play": name, "by": "Rival", "on": OGRE}],
+                },
+                expect_values(fighter_strength=2, monster_strength=5 + card.bonus),
+                covers=["one_shot_bonus"],
+            )
+    _played_checks(ctx, card)
+
+
+def _enhancer_checks(ctx: CheckContext, card: MonsterEnhancerCard) -> None:
+    name = card.name
+    strength = 5 + (card.strength or 0)
+    if card.strength_floor is not None:
+        strength = max(strength, card.strength_floor)
+    treasures = 2 + (card.treasures or 0)
+    if card.treasures_floor is not None:
+        treasures = max(treasures, card.treasures_floor)
+    ctx.run(
+        "on a reference monster",
+        {
+            "players": [
+                _player("Hero", 1, in_play=["Validator Gauntlet"]),
+                _player("Rival", 1, hand=[name]),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": name, "by": "Rival", "on": OGRE}, {"resolve": True}],
+        },
+        expect_values(monster_strength=strength, outcome="won", treasures_drawn=treasures),
+        covers=["enhancer"],
+    )
+
+
+def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
+    name = card.name
+    gain = sum(e.amount for e in card.effects if isinstance(e, GainLevels))
+    henchman = (
+        ["Validator Henchman"] if card.requires and card.requires.key == "has_in_play" else []
+    )
+    # A card played only after a won fight: the Hero first kills the Ogre (one level).
+    after = card.timing == "after_combat"
+    fight: dict[str, Any] = {"combat": {"fighter": "Hero", "monsters": [OGRE]}} if after else {}
+    gear = ["Validator Gauntlet"] if after else []
+    kill = [{"resolve": True}] if after else []
+
+    def played(level: int, in_play: list[str], rival: int, **expect: Any) -> dict[str, Any]:
+        return {
+            "players": [
+                _player("Hero", level - after, hand=[name], in_play=gear + in_play),
+                _player("Rival", rival),
+            ],
+            **fight,
+            "steps": [*kill, {"play": name, "by": "Hero"}],
+            **({"expect": expect} if expect else {}),
+        }
+
+    if card.requires is None or henchman or card.requires.key == "not":
+        ctx.run(
+            "a level for its player",
+            played(3, henchman, 5),
+            expect_values(levels={"Hero": 3 + gain}),
+            covers=[GainLevels],
+        )
+    ctx.run(
+        "never the winning level",
+        played(9, henchman, 9, error=True),
+        expect_values(levels={"Hero": 9}),
+    )
+    if card.requires is not None and card.requires.key in ("has_in_play", "not"):
+        ctx.run(
+            "refused when its condition fails",
+            played(3, [], 1, error="playable only by"),
+            covers=["requires"],
+        )
+    if after:
+        ctx.run(
+            "refused before a fight is won",
+            {
+                "players": [_player("Hero", 3, hand=[name], in_play=henchman), _player("Rival")],
+                "steps": [{"play": name, "by": "Hero"}],
+                "expect": {"error": True, "levels": {"Hero": 3}},
+            },
+        )
+    for effect in card.effects:
+        if typing_literal(type(effect)) == "discard_card":
+            ctx.covered.add("discard_card")

@@ -1,0 +1,616 @@
+"""Checks of the effects that come with playing a card or using an ability. Other cards and
+followers are checked by these alone; one-shots and characters' abilities reuse them. A
+`Source` says how the Hero brings the effect in (the card played, or its ability used);
+outcomes are played at a table where there is something to take, removals against two
+monsters, and every other effect by its check in `PLAYED_CHECKS` (doubled strength, a kill, a
+fight handed over, dice changed, an escape undone, a curse cancelled, Cheat!, monsters added,
+mated or swapped, items taken or carried).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from validator.checks.oracle import Seat, Victim, _bonus, predict
+from validator.checks.references import (
+    IMP,
+    OGRE,
+    RAGE,
+    STRANGER,
+    _axis_card,
+    _stand_in,
+    _title,
+    _traits,
+)
+from validator.checks.runner import (
+    Accept,
+    CheckContext,
+    _caught,
+    _conditions,
+    _kinds,
+    _player,
+    _predictable,
+    _table_matches,
+    _trait_names,
+    _walk,
+    expect_values,
+    typing_literal,
+)
+from validator.engine import (
+    Ability,
+    AddMonster,
+    AutomaticEscape,
+    CancelCurse,
+    CancelEscape,
+    CardBase,
+    CarryItem,
+    ChangeDieRoll,
+    Cheat,
+    DoubleStrength,
+    DrawTreasures,
+    EffectBase,
+    ExtraCharacterCard,
+    KillMonster,
+    Mate,
+    OneShotCard,
+    OutcomeBase,
+    PlayersOnSide,
+    RemoveMonster,
+    ReplaceMonster,
+    Roll,
+    StealLevel,
+    Strength,
+    TakeFromDiscard,
+    TakeItemInCombat,
+    TransferCombat,
+)
+
+
+@dataclass
+class Source:
+    """How the Hero brings an effect into play: by playing the card, or using its ability."""
+
+    card: CardBase
+    ability: Ability | None = None
+
+    @property
+    def label(self) -> str:
+        return self.ability.name if self.ability is not None else self.card.name
+
+    def hand(self) -> list[str]:
+        """What the user holds: the card, or what the ability's cost discards (all of it)."""
+        if self.ability is None:
+            return [self.card.name]
+        cost = self.ability.cost
+        if cost is None:
+            return []
+        count = 2 if cost.discard_hand else cost.discard or min(1, cost.discard_up_to)
+        return ["Validator Trinket"] * count
+
+    def table(self) -> list[str]:
+        return [self.card.name] if self.ability is not None else []
+
+    def step(self, by: str = "Hero", on: str | None = None) -> dict[str, Any]:
+        step: dict[str, Any]
+        if self.ability is None:
+            step = {"play": self.card.name, "by": by}
+        else:
+            whole = self.ability.cost is not None and self.ability.cost.discard_hand
+            step = {
+                "use": self.card.name,
+                "ability": self.ability.slug,
+                "by": by,
+                "discard": [] if whole else self.hand(),
+            }
+        return {**step, **({"on": on} if on else {})}
+
+
+def _played_checks(ctx: CheckContext, card: CardBase) -> None:
+    """Effects that come with playing the card, each checked by its type."""
+    outcomes = [e for e in card.effects if isinstance(e, OutcomeBase)]
+    removals = [e for e in card.effects if isinstance(e, RemoveMonster)]
+    for removal in removals:
+        _removal_check(ctx, Source(card), removal, outcomes)
+    timing = getattr(card, "timing", "any")
+    if outcomes and not removals:
+        if timing == "on_draw":
+            _on_draw_check(ctx, card, outcomes)
+        elif timing not in ("combat", "running_away"):
+            _outcomes_check(ctx, Source(card), outcomes)
+    for effect in card.effects:
+        check = PLAYED_CHECKS.get(type(effect))
+        if check is not None:
+            check(ctx, card, effect)
+
+
+def _removal_check(
+    ctx: CheckContext, source: Source, effect: RemoveMonster, outcomes: Sequence[OutcomeBase]
+) -> None:
+    """Against the Ogre and the Imp: the monsters removed leave without a kill (no level;
+    their Treasure only if the effect says so); the others are fought as usual."""
+    everyone = effect.count == "all" or int(effect.count) >= 2
+    draws = [e for e in outcomes if isinstance(e, DrawTreasures)]
+    only_draws = len(draws) == len(outcomes)  # other outcomes are not predicted here
+    # A rival plays it when what it draws goes to the fighter, to show whose it is.
+    by = (
+        "Rival"
+        if source.ability is None and any(e.recipient == "fighter" for e in draws)
+        else "Hero"
+    )
+    hands = {"Hero": 0, "Rival": 0}
+    for draw in draws:
+        hands["Hero" if draw.recipient == "fighter" else by] += draw.count
+    paid = 3 if everyone else 2  # the Ogre's 2 Treasures, and the Imp's 1 when it goes too
+    treasures = (paid if effect.treasures else 0) + (0 if everyone else 1)
+    hands["Hero"] += treasures
+    user = _player(by, 3, in_play=source.table(), hand=source.hand())
+    players = [user, _player("Rival")] if by == "Hero" else [_player("Hero", 3), user]
+    steps = [source.step(by, on=None if everyone else OGRE)]
+    ctx.run(
+        f"{source.label}: {'every monster leaves' if everyone else 'one monster leaves'}",
+        {
+            "players": players,
+            "combat": {"fighter": "Hero", "monsters": [OGRE, IMP]},
+            "steps": steps if everyone else [*steps, {"resolve": True}],
+        },
+        expect_values(
+            outcome="won",
+            levels={"Hero": 3 if everyone else 4},
+            treasures_drawn=treasures,
+            hand_sizes=hands if only_draws else {},
+        ),
+        covers=[RemoveMonster] + ([DrawTreasures] if only_draws else []),
+    )
+
+
+OUTCOME_TABLE = [Seat("Rival", 5, ["Validator Helm", "Validator Ram"]), Seat("Third", 4)]
+
+
+def _outcomes_check(ctx: CheckContext, source: Source, outcomes: Sequence[EffectBase]) -> None:
+    """Outcomes for the player who uses the card, at a table where there is something to take:
+    a rival with a Small and a Big item and a Level to spare, a Race card in the Door discards.
+    A card that takes from one player is played on the lower one; a taken card is played."""
+    walked = _walk(outcomes)
+    target = "Third" if any(isinstance(e, StealLevel) for e in walked) else None
+    takes = any(isinstance(e, TakeFromDiscard) for e in walked)
+    faces = sorted({o.min for e in walked if isinstance(e, Roll) for o in e.outcomes}) or [3]
+    players = [
+        _player("Hero", 3, in_play=source.table(), hand=source.hand()),
+        _player("Rival", 5, in_play=["Validator Stranger", *OUTCOME_TABLE[0].items]),
+        _player("Third", 4),
+    ]
+    steps = [
+        {"discard_card": "Validator Stranger", "by": "Rival"},
+        source.step(on=target),
+        *([{"play": "Validator Stranger", "by": "Hero"}] if takes else []),
+    ]
+    for face in faces:
+        victim = Victim(3, [], 0, set(), others=[s.copy() for s in OUTCOME_TABLE])
+        victim.discard, victim.target = [STRANGER], target
+        states = predict(outcomes, victim, face)
+        for state in states:
+            if takes and STRANGER not in state.discard:
+                state.doors -= 1  # the Race card taken is then played
+                state.traits.add(STRANGER)
+        ctx.run(
+            f"{source.label}, die {face}",
+            {"players": players, "steps": steps, "dice": [face]},
+            _table_matches(victim, states),
+            covers=_kinds(outcomes) if all(_predictable(e) for e in outcomes) else [],
+        )
+
+
+def _on_draw_check(ctx: CheckContext, card: CardBase, outcomes: Sequence[EffectBase]) -> None:
+    """Drawn the usual way (kicking the door, or as a monster's Treasure), it acts at once on
+    whoever draws it; two others have the traits its conditions name, one of them at Level 9."""
+    traits = _traits(c for e in outcomes for c in _conditions(e))
+    others = [Seat("Rival", 4, traits=set(traits)), Seat("Third", 9, traits=set(traits))]
+    players = [_player(s.name, s.level, in_play=_trait_names(traits)) for s in others]
+    if card.deck == "door":
+        victim = Victim(3, [], 0, set(), others=others)
+        document = {
+            "players": [_player("Hero", 3), *players],
+            "deck": {"door": [card.name]},
+            "steps": [{"kick_door": "Hero"}],
+        }
+    else:  # the first of the Ogre's 2 Treasures, after its level
+        victim = Victim(4, ["Validator Gauntlet"], 1, set(), others=others)
+        document = {
+            "players": [_player("Hero", 3, in_play=["Validator Gauntlet"]), *players],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "deck": {"treasure": [card.name]},
+            "steps": [{"resolve": True}],
+        }
+    ctx.run(
+        "it acts as soon as it is drawn",
+        document,
+        _table_matches(victim, predict(outcomes, victim, 3)),
+        covers=_kinds(outcomes) if all(_predictable(e) for e in outcomes) else [],
+    )
+
+
+def _double_strength_check(ctx: CheckContext, card: CardBase, effect: DoubleStrength) -> None:
+    ctx.run(
+        "doubles the player's strength",
+        {
+            "players": [_player("Hero", 3, hand=[card.name]), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": card.name, "by": "Hero"}],
+        },
+        expect_values(fighter_strength=6),
+        covers=[DoubleStrength],
+    )
+
+
+def _automatic_escape_check(ctx: CheckContext, card: CardBase, effect: AutomaticEscape) -> None:
+    if not isinstance(card, OneShotCard):
+        return  # only a one-shot is played into a fight for it
+    ctx.run(
+        "an automatic escape",
+        {
+            "players": [_player("Hero", 6, hand=[card.name]), _player("Rival", 1, hand=[RAGE])],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [
+                {"play": RAGE, "by": "Rival", "on": OGRE},
+                {"play": card.name, "by": "Hero"},
+                {"resolve": True},
+            ],
+            "dice": [1, 1],
+        },
+        expect_values(outcome="escaped", levels={"Hero": 6}),
+        covers=[AutomaticEscape],
+    )
+
+
+def _strength_per_check(ctx: CheckContext, card: CardBase, effect: Strength) -> None:
+    traits = _traits([effect.per.players_on_side] if isinstance(effect.per, PlayersOnSide) else [])
+    if len(traits) != 1:
+        return
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    ctx.run(
+        "its bonus per matching player",
+        {
+            "players": [
+                _player("Hero", 2, hand=[card.name], in_play=_trait_names(traits)),
+                _player("Rival"),
+            ],
+            "combat": fight,
+            "steps": [{"play": card.name, "by": "Hero"}],
+        },
+        expect_values(fighter_strength=2 + effect.amount),
+        covers=[Strength],
+    )
+    ctx.run(
+        "nothing without one",
+        {
+            "players": [_player("Hero", 2, hand=[card.name]), _player("Rival")],
+            "combat": fight,
+            "steps": [{"play": card.name, "by": "Hero"}],
+        },
+        expect_values(fighter_strength=2),
+    )
+
+
+def _kill_monster_check(ctx: CheckContext, card: CardBase, effect: KillMonster) -> None:
+    monster = OGRE if effect.when is None else _stand_in(effect.when)
+    if monster is None:
+        return
+    # The Ogre pays 2 Treasures; a stand-in (Level 10) pays 1.
+    ctx.run(
+        f"kills {monster} outright",
+        {
+            "players": [_player("Hero", 1, hand=[card.name]), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [monster]},
+            "steps": [{"play": card.name, "by": "Hero"}],
+        },
+        expect_values(
+            outcome="won", levels={"Hero": 2}, treasures_drawn=2 if monster == OGRE else 1
+        ),
+        covers=[KillMonster],
+    )
+
+
+def _transfer_check(ctx: CheckContext, card: CardBase, effect: TransferCombat) -> None:
+    # The new fighter wins and takes the rewards; the first may still Loot the Room.
+    ctx.run(
+        "another player takes over the fight",
+        {
+            "players": [_player("Hero", 1, hand=[card.name]), _player("Rival", 8)],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [
+                {"play": card.name, "by": "Hero", "on": "Rival"},
+                {"resolve": True},
+                {"loot_room": "Hero"},
+            ],
+        },
+        expect_values(
+            outcome="won",
+            fighter_strength=8,
+            treasures_drawn=2,
+            levels={"Hero": 1, "Rival": 9},
+            hand_sizes={"Hero": 1, "Rival": 2},
+        ),
+        covers=[TransferCombat],
+    )
+
+
+def _losing(card: CardBase, by: str, dice: Sequence[int] = ()) -> dict[str, Any]:
+    """A fight the Level 3 Hero loses (the Rival holds a Rage), the card in `by`'s hand."""
+    hand: dict[str, list[str]] = {"Hero": [], "Rival": [RAGE]}
+    hand[by].append(card.name)
+    return {
+        "players": [_player("Hero", 3, hand=hand["Hero"]), _player("Rival", 1, hand=hand["Rival"])],
+        "combat": {"fighter": "Hero", "monsters": [OGRE]},
+        "dice": list(dice),
+    }
+
+
+def _die_check(ctx: CheckContext, card: CardBase, effect: ChangeDieRoll) -> None:
+    # The runner sets the die to the number that helps most: a 6 escapes the Ogre.
+    document = _losing(card, "Hero", dice=[1, 1])
+    document["steps"] = [
+        {"play": RAGE, "by": "Rival", "on": OGRE},
+        {"play": card.name, "by": "Hero"},
+        {"resolve": True},
+    ]
+    ctx.run(
+        "a die of 1 becomes a 6",
+        document,
+        expect_values(outcome="escaped", levels={"Hero": 3}),
+        covers=[ChangeDieRoll],
+    )
+
+
+def _glue_check(ctx: CheckContext, card: CardBase, effect: CancelEscape) -> None:
+    # A 6 escapes, is undone, and the second roll (1) is caught: the Ogre takes a level.
+    document = _losing(card, "Rival", dice=[6, 1, 1])
+    document["steps"] = [
+        {"play": RAGE, "by": "Rival", "on": OGRE},
+        {"play": card.name, "by": "Rival", "on": "Hero"},
+        {"resolve": True},
+    ]
+    ctx.run(
+        "an escape undone must be rolled again",
+        document,
+        expect_values(outcome="caught", levels={"Hero": 2}),
+        covers=[CancelEscape],
+    )
+
+
+def _cancel_curse_check(ctx: CheckContext, card: CardBase, effect: CancelCurse) -> None:
+    # The Hex (-3 in the next combat) counts in this one until it is cancelled, mid-fight.
+    ctx.run(
+        "a curse cancelled in the middle of a fight",
+        {
+            "players": [
+                _player("Hero", 4, in_play=["Validator Hex"], hand=[card.name]),
+                _player("Rival"),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": card.name, "by": "Hero", "on": "Hero"}],
+            "expect": {"not_in_play": {"Hero": ["Validator Hex"]}},
+        },
+        expect_values(fighter_strength=4),
+        covers=[CancelCurse],
+    )
+
+
+def _extra_character_check(ctx: CheckContext, card: CardBase, effect: ExtraCharacterCard) -> None:
+    """With one card of the axis, the Hater (+5 against the first) loses its bonus; a second
+    card joins the first instead of replacing it, and the drawbacks are back."""
+    one, two = (_title(_axis_card(effect.axis, rank)[1]) for rank in range(2))
+    fight = {"fighter": "Hero", "monsters": [f"Validator {_title(effect.axis)} Hater"]}
+    runs = [
+        ("with one card, none of its drawbacks", [card.name], [card.name], 1),
+        ("a second card joins the first, drawbacks and all", [card.name, two], [one, two], 6),
+    ]
+    passed = True
+    for label, played, kept, strength in runs:
+        passed = (
+            ctx.run(
+                label,
+                {
+                    "players": [_player("Hero", 3, in_play=[one], hand=played), _player("Rival")],
+                    "combat": fight,
+                    "steps": [{"play": name, "by": "Hero"} for name in played],
+                    "expect": {"in_play": {"Hero": [card.name, *kept]}},
+                },
+                expect_values(monster_strength=strength),
+            )
+            is not None
+            and passed
+        )
+    if passed:
+        ctx.covered.add(typing_literal(ExtraCharacterCard))
+
+
+def _cheat_check(ctx: CheckContext, card: CardBase, effect: Cheat) -> None:
+    # The Tiara is a second Headgear, and only for a female character: with Cheat! it counts.
+    ctx.run(
+        "an item used against the rules and its restriction",
+        {
+            "players": [
+                _player("Hero", 1, in_play=["Validator Helm"], hand=[card.name, "Validator Tiara"]),
+                _player("Rival"),
+            ],
+            "deck": {"door": [OGRE]},
+            "steps": [
+                {"play": card.name, "by": "Hero", "with": "Validator Tiara"},
+                {"kick_door": "Hero"},
+            ],
+            "expect": {
+                "equipped": {"Hero": ["Validator Helm", "Validator Tiara"]},
+                "in_play": {"Hero": [card.name]},
+            },
+        },
+        expect_values(fighter_strength=1 + _bonus(["Validator Helm", "Validator Tiara"])),
+        covers=[Cheat],
+    )
+
+
+def _add_monster_check(ctx: CheckContext, card: CardBase, effect: AddMonster) -> None:
+    players = [
+        _player("Hero", 1, in_play=["Validator Gauntlet"]),
+        _player("Rival", hand=[card.name, IMP]),
+    ]
+    steps = [{"play": card.name, "by": "Rival", "with": IMP}, {"resolve": True}]
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    passed = ctx.run(
+        "strengths add up, and both pay",
+        {"players": players, "combat": fight, "steps": steps},
+        expect_values(monster_strength=6, outcome="won", levels={"Hero": 3}, treasures_drawn=3),
+    )
+    # Fled separately: a 5 escapes one, a 1 is caught by the other (-1 for the Ogre, -2 the Imp).
+    players[0] = _player("Hero", 4)
+    if passed is not None:
+        ctx.run(
+            "each is fled from separately",
+            {"players": players, "combat": fight, "steps": steps, "dice": [5, 1]},
+            lambda v: (
+                _caught(v)
+                or (None if v["levels"]["Hero"] in (2, 3) else f"Level {v['levels']['Hero']}")
+            ),
+            covers=[AddMonster],
+        )
+
+
+def _mate_check(ctx: CheckContext, card: CardBase, effect: Mate) -> None:
+    # Ogre (5) + Vigor (+3, +1 Treasure), twice: 16 strong, 2 levels and 6 Treasures.
+    passed = ctx.run(
+        "a copy with its enhancers: both to kill, both pay",
+        {
+            "players": [
+                _player("Hero", 3, in_play=["Validator Gauntlet"]),
+                _player("Rival", hand=["Validator Vigor", card.name]),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [
+                {"play": "Validator Vigor", "by": "Rival", "on": OGRE},
+                {"play": card.name, "by": "Rival", "on": OGRE},
+                {"resolve": True},
+            ],
+        },
+        expect_values(monster_strength=16, outcome="won", levels={"Hero": 5}, treasures_drawn=6),
+    )
+    needed = 5 - effect.runaway
+    if passed is None or not 2 <= needed <= 6:
+        return
+    # One die short of the modified roll is caught (by an Ogre: -1); the other roll escapes.
+    ctx.run(
+        f"running from the pair at {effect.runaway:+d}",
+        {
+            "players": [_player("Hero", 3), _player("Rival", hand=[card.name])],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": card.name, "by": "Rival", "on": OGRE}, {"resolve": True}],
+            "dice": [needed - 1, needed],
+        },
+        expect_values(outcome="caught", levels={"Hero": 2}),
+        covers=[Mate],
+    )
+
+
+def _replace_check(ctx: CheckContext, card: CardBase, effect: ReplaceMonster) -> None:
+    # The Enraged Ogre goes, Rage and all; the Imp from the hand is fought instead.
+    document = _losing(card, "Hero")
+    document["players"][0]["hand"].append(IMP)
+    document["steps"] = [
+        {"play": RAGE, "by": "Rival", "on": OGRE},
+        {"play": card.name, "by": "Hero", "on": OGRE, "with": IMP},
+        {"resolve": True},
+    ]
+    ctx.run(
+        "a monster swapped for one from the hand",
+        document,
+        expect_values(monster_strength=1, outcome="won", levels={"Hero": 4}, treasures_drawn=1),
+        covers=[ReplaceMonster],
+    )
+
+
+def _take_item_check(ctx: CheckContext, card: CardBase, effect: TakeItemInCombat) -> None:
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    rival = _player("Rival", in_play=["Validator Gauntlet", "Validator Helm"])
+
+    def take(item: str) -> list[dict[str, Any]]:
+        return [{"play": card.name, "by": "Hero", "on": "Rival", "with": item}]
+
+    runs: list[tuple[str, dict[str, Any], Accept | None]] = [
+        (
+            "an item that turns the loss into a win",
+            {
+                "players": [_player("Hero", 1, hand=[card.name]), rival],
+                "steps": [*take("Validator Gauntlet"), {"resolve": True}],
+                "expect": {
+                    "equipped": {"Hero": ["Validator Gauntlet"]},
+                    "not_in_play": {"Rival": ["Validator Gauntlet"]},
+                },
+            },
+            expect_values(fighter_strength=31, outcome="won", levels={"Hero": 2}),
+        ),
+        (
+            "not an item that leaves the fight lost",
+            {
+                "players": [_player("Hero", 1, hand=[card.name]), rival],
+                "steps": take("Validator Helm"),
+                "expect": {"error": True, "in_play": {"Rival": ["Validator Helm"]}},
+            },
+            expect_values(fighter_strength=1),
+        ),
+        (
+            "not while winning",
+            {
+                "players": [
+                    _player("Hero", 1, hand=[card.name], in_play=["Validator Gauntlet"]),
+                    _player("Rival", in_play=["Validator Helm"]),
+                ],
+                "steps": take("Validator Helm"),
+                "expect": {"error": True, "in_play": {"Rival": ["Validator Helm"]}},
+            },
+            expect_values(fighter_strength=31),
+        ),
+    ]
+    passed = True
+    for label, document, accept in runs:
+        passed = ctx.run(label, {**document, "combat": fight}, accept) is not None and passed
+    if passed:
+        ctx.covered.add(typing_literal(TakeItemInCombat))
+
+
+def _carry_check(ctx: CheckContext, card: CardBase, effect: CarryItem) -> None:
+    # It carries one more Big item (when the card says so), and only one.
+    bigs = ["Validator Ram"] * (2 if effect.big else 1)
+    ctx.run(
+        "carries one item past the limits" if effect.big else "carries no Big item",
+        {
+            "players": [
+                _player("Hero", 3, in_play=["Validator Cart"], hand=[card.name, *bigs]),
+                _player("Rival"),
+            ],
+            "steps": [{"play": name, "by": "Hero"} for name in [card.name, *bigs]],
+            "expect": {
+                "error": "Big",
+                "in_play": {"Hero": [card.name, "Validator Cart", *bigs[1:]]},
+            },
+        },
+        covers=[CarryItem],
+    )
+
+
+PLAYED_CHECKS: dict[type[EffectBase], Callable[[CheckContext, CardBase, Any], None]] = {
+    DoubleStrength: _double_strength_check,
+    AutomaticEscape: _automatic_escape_check,
+    Strength: lambda ctx, card, e: _strength_per_check(ctx, card, e) if e.per else None,
+    KillMonster: _kill_monster_check,
+    TransferCombat: _transfer_check,
+    ChangeDieRoll: _die_check,
+    CancelEscape: _glue_check,
+    CancelCurse: _cancel_curse_check,
+    ExtraCharacterCard: _extra_character_check,
+    Cheat: _cheat_check,
+    AddMonster: _add_monster_check,
+    Mate: _mate_check,
+    ReplaceMonster: _replace_check,
+    TakeItemInCombat: _take_item_check,
+    CarryItem: _carry_check,
+}

@@ -1,0 +1,328 @@
+"""The reference cards: plain, predictable companions for the card under test (the Ogre, the
+Rage, an item for every slot...), those only some effects need (`ON_DEMAND`), and those made for
+one card only (cards of the traits its conditions name, items carrying a tag, stand-ins for the
+monsters it names); the facts the oracle knows about every such item (`ITEM_FACTS`); and the
+library a card's scenarios are run against, so that a check's result depends on the card under
+test and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from validator.engine import (
+    AddMonster,
+    AllOf,
+    AnyOf,
+    CancelCurse,
+    CardBase,
+    CardLibrary,
+    ChangeCharacterCard,
+    Cheat,
+    ConditionBase,
+    CurseImmunity,
+    EffectBase,
+    EscapeByDiscard,
+    ExtraCharacterCard,
+    Mate,
+    MonsterLevelIn,
+    MonsterNamed,
+    MonsterTagged,
+    NotCondition,
+    RemoveMonster,
+    ReplaceMonster,
+    RunAway,
+    UsedTag,
+    parse_card,
+)
+
+_FULL = {"status": "full"}
+
+
+def _item(name: str, slot: str, bonus: int = 1, gold: int = 200, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "deck": "treasure",
+        "kind": "item",
+        "slot": slot,
+        "bonus": bonus,
+        "gold": gold,
+        "encoding": _FULL,
+        **extra,
+    }
+
+
+def _monster(name: str, level: int, treasures: int = 1, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "deck": "door",
+        "kind": "monster",
+        "level": level,
+        "treasures": treasures,
+        "levels_gained": 1,
+        "bad_stuff": [{"type": "lose_levels", "amount": 1}],
+        "encoding": _FULL,
+        **extra,
+    }
+
+
+REFERENCE_DOCUMENTS: list[dict[str, Any]] = [
+    _monster("Validator Ogre", 5, treasures=2),
+    {
+        "name": "Validator Rage",
+        "deck": "door",
+        "kind": "monster_enhancer",
+        "strength": 100,
+        "treasures": 0,
+        "encoding": _FULL,
+    },
+    {
+        "name": "Validator Door",
+        "deck": "door",
+        "kind": "other_door",
+        "copies": 2,
+        "encoding": _FULL,
+    },
+    _item("Validator Trinket", "other", bonus=0, gold=0, copies=2),
+    _item("Validator Helm", "headgear"),
+    _item("Validator Mail", "armor"),
+    _item("Validator Boots", "footgear", tags=["below-waist"]),
+    _item("Validator Sword", "one_hand"),
+    _item("Validator Buckler", "one_hand"),
+    _item("Validator Ram", "two_hands", big=True, bonus=2, gold=400),
+    _item("Validator Cart", "other", big=True, bonus=1, gold=300),
+    _item("Validator Gauntlet", "other", bonus=30, gold=0),
+]
+# A second monster for the cards that add, swap or remove one: weak, and its Bad Stuff
+# differs from the Ogre's so that who caught whom shows.
+_IMP = _monster("Validator Imp", 1, bad_stuff=[{"type": "lose_levels", "amount": 2}])
+# References only some effects need: added to the library of a card that has one, so that
+# every other card's scenarios stay small.
+ON_DEMAND: dict[type[EffectBase], list[dict[str, Any]]] = {
+    RemoveMonster: [_IMP],
+    AddMonster: [_IMP],
+    ReplaceMonster: [_IMP],
+    Mate: [
+        {
+            "name": "Validator Vigor",
+            "deck": "door",
+            "kind": "monster_enhancer",
+            "strength": 3,
+            "treasures": 1,
+            "encoding": _FULL,
+        }
+    ],
+    CancelCurse: [
+        {
+            "name": "Validator Hex",
+            "deck": "door",
+            "kind": "curse",
+            "effects": [{"type": "strength", "amount": -3, "duration": "next_combat"}],
+            "encoding": _FULL,
+        }
+    ],
+    # Refused to a male character, and a second Headgear: what Cheat! must allow.
+    Cheat: [_item("Validator Tiara", "headgear", bonus=2, usable_by={"sex": "female"})],
+    CurseImmunity: [
+        {
+            "name": "Validator Jinx",
+            "deck": "door",
+            "kind": "curse",
+            "effects": [{"type": "lose_levels", "amount": 1}],
+            "encoding": _FULL,
+        }
+    ],
+    # +1 to Run Away per copy, to bring a harsh Run Away penalty within a die's reach.
+    RunAway: [
+        _item(
+            "Validator Wings", "other", bonus=0, gold=0, effects=[{"type": "runaway", "amount": 1}]
+        )
+    ],
+}
+_REFERENCES: list[CardBase] | None = None
+_EXTRA: list[CardBase] | None = None
+
+
+def extra_references() -> list[CardBase]:
+    """A hireling, and a race no condition names (to be "not Human")."""
+    global _EXTRA
+    if _EXTRA is None:
+        _EXTRA = [
+            parse_card(
+                {
+                    "name": "Validator Henchman",
+                    "deck": "treasure",
+                    "kind": "hireling",
+                    "encoding": _FULL,
+                }
+            ),
+            parse_card(
+                {"name": "Validator Stranger", "deck": "door", "kind": "race", "encoding": _FULL}
+            ),
+        ]
+    return _EXTRA
+
+
+def references() -> list[CardBase]:
+    global _REFERENCES
+    if _REFERENCES is None:
+        _REFERENCES = [parse_card(d) for d in REFERENCE_DOCUMENTS]
+    return _REFERENCES
+
+
+EQUIPMENT = [
+    "Validator Helm",
+    "Validator Mail",
+    "Validator Boots",
+    "Validator Sword",
+    "Validator Buckler",
+    "Validator Cart",
+]
+STRANGER = ("race", "validator stranger")
+
+# The references scenarios name most: the Ogre fought, the Imp added or swapped in, and the
+# Rage (+100) that makes a fight lost, to run away or meet Bad Stuff.
+OGRE = "Validator Ogre"
+IMP = "Validator Imp"
+RAGE = "Validator Rage"
+
+# The oracle reads an item's slot, bonus, Gold, size and tags from its document, never from
+# the engine; the tokens made for a tag join these as they are made.
+ITEM_FACTS: dict[str, dict[str, Any]] = {
+    d["name"]: d
+    for d in [*REFERENCE_DOCUMENTS, *(d for ds in ON_DEMAND.values() for d in ds)]
+    if "slot" in d
+}
+
+
+def _title(name: str) -> str:
+    return " ".join(w[:1].upper() + w[1:] for w in name.split(" "))
+
+
+def _trait_card(axis: str, name: str) -> CardBase:
+    return _parsed({"name": _title(name), "deck": "door", "kind": axis, "encoding": _FULL})
+
+
+def _traits(conditions: Iterable[ConditionBase]) -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for condition in conditions:
+        for axis, name in condition.mentions():
+            if axis not in ("tag", "sex"):
+                found.add((axis, name))
+    return found
+
+
+# Companions made for one card only (an item for a tag, a monster for a monster condition,
+# cards of a character axis), parsed once each.
+_PARSED: dict[str, CardBase] = {}
+
+
+def _parsed(document: dict[str, Any]) -> CardBase:
+    card = _PARSED.get(document["name"])
+    if card is None:
+        card = _PARSED[document["name"]] = parse_card(document)
+    return card
+
+
+def _token(tag: str) -> str:
+    """A plain item carrying one tag (no bonus, no Gold), registered with the item facts."""
+    name = f"Validator {_title(tag)} Token"
+    ITEM_FACTS.setdefault(name, _item(name, "other", bonus=0, gold=0, tags=[tag]))
+    return name
+
+
+def _axis_card(axis: str, rank: int) -> tuple[str, str]:
+    """The rank-th plain card of a character axis, as a trait (axis, name)."""
+    return (axis, f"validator {axis} {('one', 'two', 'three')[rank]}")
+
+
+def _stand_in(condition: ConditionBase) -> str | None:
+    """A monster for which a monster condition holds (the named one, or one with the tag)."""
+    if isinstance(condition, MonsterNamed):
+        return condition.monster
+    if isinstance(condition, MonsterTagged):
+        return f"Validator {_title(condition.monster_tag)} Monster"
+    return None
+
+
+def _level_cases(condition: MonsterLevelIn) -> list[tuple[int, bool]]:
+    """A monster Level inside the range, and one just outside it."""
+    low, high = condition.monster_level.min, condition.monster_level.max
+    inside = high if high is not None else low or 1
+    outside = high + 1 if high is not None else (low or 1) - 1
+    return [(inside, True)] + ([(outside, False)] if outside >= 0 else [])
+
+
+def _level_monster(level: int) -> str:
+    return f"Validator Level {level} Monster"
+
+
+def _leaves(condition: ConditionBase) -> Iterable[ConditionBase]:
+    if isinstance(condition, AllOf | AnyOf):
+        for part in condition.all if isinstance(condition, AllOf) else condition.any:
+            yield from _leaves(part)
+    elif isinstance(condition, NotCondition):
+        yield from _leaves(condition.not_)
+    else:
+        yield condition
+
+
+def _companions(card: CardBase) -> list[CardBase]:
+    """What this card's checks need beyond the shared references."""
+    documents: list[dict[str, Any]] = []
+    tags: list[str] = []
+    for condition in card.all_conditions():
+        for leaf in _leaves(condition):
+            if isinstance(leaf, UsedTag):
+                tags.append(leaf.used_tag)
+            if isinstance(leaf, MonsterLevelIn):
+                levels = [level for level, _ in _level_cases(leaf)]
+                documents += [_monster(_level_monster(level), level) for level in levels]
+            name = _stand_in(leaf)
+            if name is not None:
+                tagged = [leaf.monster_tag] if isinstance(leaf, MonsterTagged) else []
+                documents.append(_monster(name, 10, tags=tagged))
+    axes: set[str] = set()
+    for effect in card.all_effects():
+        documents += ON_DEMAND.get(type(effect), [])
+        if isinstance(effect, EscapeByDiscard):
+            tags += effect.tags
+        if isinstance(effect, ChangeCharacterCard | ExtraCharacterCard):
+            axes.add(effect.axis)
+    documents += [ITEM_FACTS[_token(tag)] for tag in tags]
+    for axis in sorted(axes):
+        decoy = "race" if axis != "race" else "class"
+        for trait in [*(_axis_card(axis, rank) for rank in range(3)), _axis_card(decoy, 0)]:
+            documents.append(
+                {"name": _title(trait[1]), "deck": "door", "kind": trait[0], "encoding": _FULL}
+            )
+        # A monster with a bonus against the first card: whether a drawback applies shows.
+        one = _axis_card(axis, 0)
+        documents.append(
+            _monster(
+                f"Validator {_title(axis)} Hater",
+                1,
+                effects=[{"type": "strength", "amount": 5, "when": {axis: one[1]}}],
+            )
+        )
+    return [_parsed(d) for d in documents]
+
+
+def _library_for(card: CardBase, set_code: str) -> CardLibrary:
+    library = CardLibrary()
+    library.add(set_code, card)
+    names = {card.name.casefold()}
+    for reference in references():
+        if reference.name.casefold() not in names:
+            library.add("validator", reference)
+            names.add(reference.name.casefold())
+    for extra in extra_references():
+        if extra.name.casefold() not in names:
+            library.add("validator", extra)
+    companions = [_trait_card(axis, name) for axis, name in _traits(card.all_conditions())]
+    for companion in companions + _companions(card):
+        if companion.name.casefold() not in names:
+            library.add("validator", companion)
+            names.add(companion.name.casefold())
+    return library

@@ -1,0 +1,199 @@
+"""The runner: `CheckContext.run` runs one generated scenario through the engine; a failed
+expectation, an invalid scenario or an engine crash becomes the card's failure, with the
+scenario that caused it, and what passed is recorded as covered. With it, what every family of
+checks shares to write and judge scenarios: a player's document, the effect tree walked, and the
+acceptance tests (`expect_values`, and `_table_matches` against the oracle's predicted tables).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, get_args
+
+from validator.checks.oracle import PREDICTED_OUTCOMES, Victim
+from validator.checks.references import ITEM_FACTS, _title
+from validator.checks.reports import CardReport
+from validator.engine import (
+    CardBase,
+    CardLibrary,
+    ConditionBase,
+    EffectBase,
+    ScenarioDocument,
+    ScenarioError,
+    run_scenario,
+)
+
+Accept = Callable[[dict[str, Any]], str | None]
+
+
+@dataclass
+class CheckContext:
+    card: CardBase
+    set_code: str
+    report: CardReport
+    library: CardLibrary
+    covered: set[str] = field(default_factory=set)
+
+    def run(
+        self,
+        label: str,
+        document: dict[str, Any],
+        accept: Accept | None = None,
+        covers: Iterable[type[EffectBase] | str] = (),
+    ) -> dict[str, Any] | None:
+        """Run one generated scenario; a failure (or crash) fails the card, naming it."""
+        document = {
+            "name": f"{self.card.name}: {label}",
+            "sets": list(self.library.sets),
+            **document,
+        }
+        self.report.scenarios_run += 1
+        try:
+            result = run_scenario(ScenarioDocument.model_validate(document), library=self.library)
+        except ScenarioError as exc:
+            self.report.fail(f"{label}: the generated scenario is invalid: {exc}", document)
+            return None
+        except Exception as exc:  # an engine crash is this card's failure; the run goes on
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            self.report.fail(
+                f"{label}: the engine crashed ({type(exc).__name__}: {exc} at "
+                f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+                document,
+            )
+            return None
+        problem = None if result.passed else "; ".join(result.failures)
+        if problem is None and accept is not None:
+            problem = accept(result.values)
+        if problem:
+            self.report.fail(f"{label}: {problem}", document)
+            return None
+        for item in covers:
+            self.covered.add(item if isinstance(item, str) else typing_literal(item))
+        return result.values
+
+
+def typing_literal(effect_type: type[EffectBase]) -> str:
+    return str(get_args(effect_type.model_fields["type"].annotation)[0])
+
+
+def _player(name: str, level: int = 1, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "level": level, **extra}
+
+
+def _trait_names(traits: Iterable[tuple[str, str]]) -> list[str]:
+    return [_title(name) for _, name in traits]
+
+
+def _conditions(effect: EffectBase) -> Iterable[ConditionBase]:
+    for e in _walk([effect]):
+        yield from e.conditions()
+
+
+def _walk(effects: Iterable[EffectBase]) -> list[EffectBase]:
+    out: list[EffectBase] = []
+    stack = list(effects)
+    while stack:
+        effect = stack.pop(0)
+        out.append(effect)
+        stack.extend(effect.children())
+    return out
+
+
+def _kinds(effects: Iterable[EffectBase]) -> list[type[EffectBase] | str]:
+    return [typing_literal(type(e)) for e in _walk(effects)]
+
+
+def _predictable(effect: EffectBase) -> bool:
+    return all(isinstance(e, PREDICTED_OUTCOMES) for e in _walk([effect]))
+
+
+def _table_matches(start: Victim, states: list[Victim], caught: bool = False) -> Accept:
+    """The victim and every other player end as one of the predicted tables."""
+    known = {name for _, name in start.traits | set(start.discard)}
+
+    def expected(state: Victim) -> tuple[Any, ...]:
+        everyone = [("Hero", state.level), *((s.name, s.level) for s in state.others)]
+        return (
+            state.level,
+            state.dead,
+            sorted(state.items),
+            state.hand + state.doors,
+            sorted(name for _, name in state.traits if name in known),
+            [(s.name, s.level, s.hand, sorted(s.items)) for s in state.others],
+            sorted(name for name, level in everyone if level >= 10)[:1],
+        )
+
+    def actual(values: dict[str, Any]) -> tuple[Any, ...]:
+        def items(name: str) -> list[str]:
+            return sorted(i for i in values["in_play"][name] if i in ITEM_FACTS)
+
+        return (
+            values["levels"]["Hero"],
+            "Hero" in values["dead"],
+            items("Hero"),
+            values["hand_sizes"]["Hero"],
+            sorted(n.casefold() for n in values["in_play"]["Hero"] if n.casefold() in known),
+            [
+                (s.name, values["levels"][s.name], values["hand_sizes"][s.name], items(s.name))
+                for s in start.others
+            ],
+            [values["winner"]] if values["winner"] else [],
+        )
+
+    def describe(view: tuple[Any, ...]) -> str:
+        level, dead, items, hand, traits, others, winner = view
+        text = f"Level {level}{', dead' if dead else ''}, items {items}, {hand} in hand"
+        text += f", {traits}" if traits else ""
+        for name, other_level, other_hand, other_items in others:
+            text += f"; {name} Level {other_level}, {other_hand} in hand, items {other_items}"
+        return text + (f"; {winner[0]} wins" if winner else "")
+
+    def accept(values: dict[str, Any]) -> str | None:
+        if caught and values["outcome"] not in ("caught", "dead"):
+            return f"expected to be caught, outcome {values['outcome']}"
+        if any(not s.exact for s in states):
+            return None  # part of it is not predicted: the run itself must stay legal
+        got = actual(values)
+        if any(expected(s) == got for s in states):
+            return None
+        more = f" (or {len(states) - 1} other choices)" if len(states) > 1 else ""
+        return f"expected {describe(expected(states[0]))}{more}; got {describe(got)}"
+
+    return accept
+
+
+def expect_values(**wanted: Any) -> Accept:
+    def accept(values: dict[str, Any]) -> str | None:
+        for key, value in wanted.items():
+            actual = values.get(key)
+            if isinstance(value, dict):
+                for sub_key, sub_value in value.items():
+                    if actual is None or actual.get(sub_key) != sub_value:
+                        return (
+                            f"{key}.{sub_key}: expected {sub_value}, got "
+                            f"{None if actual is None else actual.get(sub_key)}"
+                        )
+            elif actual != value:
+                return f"{key}: expected {value}, got {actual}"
+        return None
+
+    return accept
+
+
+def _caught(values: dict[str, Any]) -> str | None:
+    return None if values["outcome"] in ("caught", "dead") else f"outcome {values['outcome']}"
+
+
+def _ended_without_kill(level: int, treasures: int, hand: int | None = None) -> Accept:
+    """A monster got rid of without a kill: the fight is over and still "won" (the rules call
+    it winning), but no level is gained; Treasure only as the card says."""
+    wanted: dict[str, Any] = {
+        "outcome": "won",
+        "levels": {"Hero": level},
+        "treasures_drawn": treasures,
+    }
+    if hand is not None:
+        wanted["hand_sizes"] = {"Hero": hand}
+    return expect_values(**wanted)

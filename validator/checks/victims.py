@@ -1,0 +1,147 @@
+"""Outcomes delivered to a victim (a monster's Bad Stuff, a curse's cast): run on four kinds of
+victim, with and without the traits the outcomes name, then at tables set to show what they do
+to the other players (takers in turn, payers, character cards going down the Door discards),
+each result checked against the oracle's prediction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from validator.checks.oracle import Seat, Victim
+from validator.checks.references import EQUIPMENT, _axis_card, _title, _traits
+from validator.checks.runner import (
+    CheckContext,
+    _conditions,
+    _kinds,
+    _player,
+    _predictable,
+    _table_matches,
+    _trait_names,
+    _walk,
+)
+from validator.engine import ChangeCharacterCard, EffectBase, OthersPayValue, RivalsTake
+
+VICTIMS = {
+    "fully equipped": (5, EQUIPMENT, 3),
+    "with nothing": (5, [], 0),
+    "at Level 1": (1, ["Validator Helm", "Validator Sword"], 2),
+    "at Level 9": (9, ["Validator Mail", "Validator Boots", "Validator Cart"], 1),
+}
+# Outcomes whose result depends on the rest of the table: predicted on the tables of
+# `_table_runs`, not on the plain victims.
+TABLE_OUTCOMES = (RivalsTake, ChangeCharacterCard, OthersPayValue)
+
+Predictor = Callable[[Victim, int], list[Victim]]
+# (players, steps before the outcome, die) -> the scenario that delivers it to the Hero
+Delivery = Callable[[list[dict[str, Any]], list[dict[str, Any]], int], dict[str, Any]]
+
+
+def _victim_runs(
+    ctx: CheckContext,
+    outcomes: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    pursued: int,
+    dice: Sequence[int],
+    label: str,
+    covers: list[type[EffectBase] | str],
+) -> None:
+    """The outcomes on four kinds of victim (with and without the traits they name), then on
+    the tables that show what they do to the other players."""
+    traits = _traits(c for e in outcomes for c in _conditions(e))
+    trait_sets: list[set[tuple[str, str]]] = [set()] + ([traits] if traits else [])
+    for kind, (level, items, hand) in VICTIMS.items():
+        if level < pursued:
+            continue  # not pursued: nothing to see
+        for trait_set in trait_sets:
+            for die in dice:
+                victim = Victim(level, list(items), hand, set(trait_set))
+                hero = _player(
+                    "Hero",
+                    level,
+                    in_play=_trait_names(trait_set) + list(items),
+                    hand=["Validator Trinket"] * hand,
+                )
+                suffix = f" ({', '.join(n for _, n in trait_set)})" if trait_set else ""
+                ctx.run(
+                    f"{label} on a victim {kind}{suffix}, die {die}",
+                    deliver([hero, _player("Rival")], [], die),
+                    _table_matches(victim, predictor(victim, die), caught),
+                    covers=covers,
+                )
+    if pursued <= 9:
+        _table_runs(ctx, outcomes, predictor, deliver, caught=caught, level=max(pursued, 6))
+
+
+def _table_runs(
+    ctx: CheckContext,
+    outcomes: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    walked = _walk(outcomes)
+    covers = _kinds(outcomes) if all(_predictable(e) for e in outcomes) else []
+    if any(isinstance(e, RivalsTake) for e in walked):
+        # Five players: the neighbours, the highest Levels (two, tied) and the first two each
+        # way round are different pairs; two items, two hand cards, three Treasures can go.
+        seats = [Seat("Left", 2), Seat("Second", 5), Seat("Third", 5), Seat("Right", 3)]
+        items = ["Validator Helm", "Validator Sword"]
+        victim = Victim(level, items, 1, set(), doors=1, others=seats)
+        hero = _player("Hero", level, in_play=items, hand=["Validator Trinket", "Validator Door"])
+        ctx.run(
+            "the other players take their share around a table of five",
+            deliver([hero, *(_player(s.name, s.level) for s in seats)], [], 3),
+            _table_matches(victim, predictor(victim, 3), caught),
+            covers=covers,
+        )
+    if any(isinstance(e, OthersPayValue) for e in walked):
+        # The victim's only item is the 300 Gold Cart: the Rival can pay that, Third cannot.
+        seats = [
+            Seat("Rival", 5, ["Validator Helm", "Validator Sword", "Validator Ram"]),
+            Seat("Third", 4, ["Validator Trinket"]),
+        ]
+        victim = Victim(level, ["Validator Cart"], 0, set(), others=seats)
+        players = [_player("Hero", level, in_play=["Validator Cart"])]
+        players += [_player(s.name, s.level, in_play=s.items) for s in seats]
+        ctx.run(
+            "the other players must pay as much",
+            deliver(players, [], 3),
+            _table_matches(victim, predictor(victim, 3), caught),
+            covers=covers,
+        )
+    for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
+        one, two, three = (_axis_card(axis, rank) for rank in range(3))
+        decoy = _axis_card("race" if axis != "race" else "class", 0)
+        # Going down the Door discards: the decoy (another axis), then two, then three.
+        seeded = Victim(level, [], 0, {one}, others=[Seat("Rival"), Seat("Third")])
+        seeded.discard = [three, two, decoy]
+        players = [
+            _player("Hero", level, in_play=_trait_names([one])),
+            _player("Rival", in_play=_trait_names([two, decoy])),
+            _player("Third", in_play=_trait_names([three])),
+        ]
+        before = [
+            {"discard_card": _title(three[1]), "by": "Third"},
+            {"discard_card": _title(two[1]), "by": "Rival"},
+            {"discard_card": _title(decoy[1]), "by": "Rival"},
+        ]
+        passed = ctx.run(
+            f"the first {axis} going down the Door discards replaces yours",
+            deliver(players, before, 3),
+            _table_matches(seeded, predictor(seeded, 3), caught),
+        )
+        bare = Victim(level, [], 0, {one})
+        if passed is not None:
+            ctx.run(
+                f"with no {axis} in the Door discards, yours is lost",
+                deliver([players[0], _player("Rival")], [], 3),
+                _table_matches(bare, predictor(bare, 3), caught),
+                covers=covers,
+            )
