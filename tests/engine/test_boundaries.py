@@ -1,50 +1,46 @@
-"""The engine is a library: nothing under validator/engine/ may import Django or the apps."""
+"""The engine is a library: importing every module of it loads nothing of Django or the apps.
 
-import ast
+Which module may import which is held by the import-linter contracts in pyproject.toml (run by
+`make lint`); this test checks what they cannot see: what is really loaded at run time.
+"""
+
 import subprocess
 import sys
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "validator" / "engine"
-FORBIDDEN = ("django", "rest_framework", "catalog", "cardsite")
-FORBIDDEN_VALIDATOR_PARTS = ("models", "services", "checks", "views", "management", "apps")
+FORBIDDEN = (
+    "django",
+    "rest_framework",
+    "accounts",
+    "authoring",
+    "catalog",
+    "cardsite",
+    "packs",
+    "prints",
+)
 
 
-def imported_modules(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.append(node.module)
-            if node.module == "validator":
-                names += [f"validator.{alias.name}" for alias in node.names]
-    return names
-
-
-def test_engine_sources_import_nothing_of_django_or_the_apps() -> None:
-    offenders = []
+def engine_modules() -> list[str]:
+    root = ENGINE.parent.parent
+    modules = []
     for path in sorted(ENGINE.rglob("*.py")):
-        for name in imported_modules(path):
-            top, _, rest = name.partition(".")
-            if top in FORBIDDEN or (
-                top == "validator" and rest.split(".")[0] in FORBIDDEN_VALIDATOR_PARTS
-            ):
-                offenders.append(f"{path.relative_to(ENGINE.parent.parent)}: {name}")
-    assert offenders == []
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules.append(".".join(parts))
+    return modules
 
 
 def test_importing_the_engine_loads_no_django() -> None:
-    modules = [
-        f"validator.engine.{p.stem}" for p in sorted(ENGINE.glob("*.py")) if p.stem != "__init__"
-    ]
+    modules = engine_modules()
+    assert "validator.engine.cards.reader" in modules  # subpackages are walked too
     code = (
         "import sys\n"
         + "".join(f"import {m}\n" for m in modules)
         + "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
         + repr(FORBIDDEN)
-        + ")\nprint(','.join(bad))\n"
+        + " or m in ('validator.checks', 'validator.models'))\nprint(','.join(bad))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code],
