@@ -64,6 +64,7 @@ bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(PY) manage.py bench_search
 	$(PY) manage.py bench_pack
 	$(PY) manage.py bench_proxies
+	$(BIN)/pytest tests/abuse -q  # each hostile request's CPU seconds and memory (issue 15)
 
 scenarios: setup ## run every scenario in fixtures/scenarios/ (no database needed)
 	$(PY) -m validator.engine.scenario fixtures/scenarios

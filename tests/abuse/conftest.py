@@ -91,8 +91,30 @@ def run_probe(request: dict[str, Any], env: dict[str, str] | None = None) -> Pro
     )
     if result.returncode != 0:
         raise AssertionError(f"the probe died (exit {result.returncode}): {result.stderr[-2000:]}")
-    answer = json.loads(result.stdout.strip().splitlines()[-1])
-    return Probed(**answer)
+    answer = Probed(**json.loads(result.stdout.strip().splitlines()[-1]))
+    test = os.environ.get("PYTEST_CURRENT_TEST", "?").split(" ")[0].removeprefix("tests/abuse/")
+    FIGURES.append((test, request.get("method", "GET"), request["path"], answer))
+    return answer
+
+
+# Every probe's answer, printed as a table at the end of the run: the figures of issue 15.
+FIGURES: list[tuple[str, str, str, Probed]] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not FIGURES:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("abuse budget (per request: 2 s CPU, 100 MB)")
+    write(f"{'CPU s':>7} {'+MB':>7} {'status':>6}  request  (test)")
+    for test, method, path, answer in FIGURES:
+        over = "" if answer.within_budget() else "  OVER BUDGET"
+        write(
+            f"{answer.cpu_seconds:7.3f} {answer.memory_mb:7.1f} {answer.status:>6}  "
+            f"{method} {path[:60]}  ({test}){over}"
+        )
+    worst = max(FIGURES, key=lambda figure: figure[3].cpu_seconds)[3]
+    write(f"{len(FIGURES)} requests; the costliest took {worst.cpu_seconds:.3f} s CPU")
 
 
 @pytest.fixture
