@@ -16,6 +16,7 @@ import hashlib
 import math
 import time
 from collections.abc import Iterable
+from typing import Final, Literal
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -24,6 +25,8 @@ from django.http import HttpRequest
 
 # The clock of every window and wait (a test moves it instead of sleeping).
 _now = time.time
+
+Window = Literal["minute", "hour"]
 
 # How long the failures of one (username, address) pair are remembered after the last one.
 LOGIN_MEMORY_SECONDS = 24 * 3600
@@ -81,21 +84,34 @@ def _count(key: str, *, timeout: int) -> int:
         return 1
 
 
-def rate_limit(*, scope: str, idents: Iterable[str], per_minute: int, what: str) -> None:
+# The windows a rate is counted over, in seconds.
+WINDOWS: Final[dict[Window, int]] = {"minute": 60, "hour": 3600}
+
+
+def wait_text(seconds: int) -> str:
+    """A wait in words: seconds up to two minutes, then whole minutes (rounded up)."""
+    if seconds < 120:
+        return f"{seconds} seconds"
+    return f"{math.ceil(seconds / 60)} minutes"
+
+
+def rate_limit(*, scope: str, idents: Iterable[str], limit: int, per: Window, what: str) -> None:
     """Count one request of `scope` against each identity; raise TooManyRequests when one of
-    them has made more than `per_minute` in the current minute. `what` names the request in
+    them has made more than `limit` in the current window (`per` minute or hour, a fixed
+    window: the count starts again on the minute or the hour). `what` names the request in
     the message ("previews")."""
     now = _now()
-    window = 60
+    window = WINDOWS[per]
     start = int(now // window) * window
     wait = math.ceil(start + window - now)
+    article = "an" if per == "hour" else "a"
     for ident in idents:
         key = f"rate:{scope}:{_digest(ident)}:{start}"
-        if _count(key, timeout=window + 5) > per_minute:
+        if _count(key, timeout=window + 5) > limit:
             who = "your account" if ident.startswith("user:") else "your address"
             raise TooManyRequests(
-                f"Too many {what}: at most {per_minute} a minute from {who}. "
-                f"Try again in {wait} seconds.",
+                f"Too many {what}: at most {limit} {article} {per} from {who}. "
+                f"Try again in {wait_text(wait)}.",
                 retry_after=wait,
             )
 

@@ -350,6 +350,9 @@ REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 PROXY_PREVIEW_PER_MINUTE = env_limit("PROXY_PREVIEW_PER_MINUTE", 60)
 PROXY_PAPER_MAX_MM = env_limit("PROXY_PAPER_MAX_MM", 600)
 PROXY_PREVIEW_MAX_CARDS = env_limit("PROXY_PREVIEW_MAX_CARDS", 24)
+# Proxy PDFs made at once (while the request waits, on the page or the API) an hour per user
+# and per address; larger selections are background jobs, bounded by PROXY_JOBS_PER_USER.
+PROXY_PDF_PER_HOUR = env_limit("PROXY_PDF_PER_HOUR", 30)
 # Background jobs a user may have waiting or running at once, and how long a finished proxy
 # job's PDF is kept before the worker deletes it.
 PROXY_JOBS_PER_USER = env_limit("PROXY_JOBS_PER_USER", 2)

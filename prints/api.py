@@ -10,13 +10,13 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 
+from accounts.limits import identities
 from catalog import selectors as catalog_selectors
 from catalog.api.errors import ApiError
 from catalog.api.throttles import ValidateThrottle
 from catalog.api.views import ERRORS, ApiView
 from prints import jobs
 from prints.forms import ProxyForm
-from prints.proxies import ProxySheetExporter
 from prints.sheets import ProxyError
 from prints.sources import pack_source
 
@@ -35,8 +35,10 @@ class ProxySheets(ApiView):
         line) and how (`paper` a4|letter|a3|custom, `paper_size` "WxH" mm, `orientation`,
         `card_size` munchkin|poker|custom, `custom_card_size`, `bleed` 0..3, `gutter`,
         `margin`, `cut_marks` margin|lines|none, `backs` none|pages|duplex-long|duplex-short,
-        `offset_x`, `offset_y`, `instructions`, `alignment_page`). At most 1,000 copies here;
-        the page makes larger ones in the background. 400 names each bad field."""
+        `offset_x`, `offset_y`, `instructions`, `alignment_page`). At most 1,000 copies of at
+        most 10 different cards here; the page makes larger ones in the background. 400 names
+        each bad field. PDFs are counted per user and per address (`PROXY_PDF_PER_HOUR` an
+        hour): past it, 429 with `Retry-After`, the error saying when to retry."""
         body = request.data if isinstance(request.data, dict) else {}
         if isinstance(body.get("cards"), list):
             body = {**body, "cards": "\n".join(str(c) for c in body["cards"])}
@@ -56,8 +58,15 @@ class ProxySheets(ApiView):
                     f"{copies} copies: the API makes at most {API_PROXY_COPIES}; use the proxy "
                     "page, which makes larger PDFs in the background"
                 )
-            filename, content_type, content = ProxySheetExporter().render(
-                cards=cards, options=options
+            faces = jobs.distinct_faces(cards)
+            if faces > jobs.SYNC_FACES:
+                raise ProxyError(
+                    f"{faces} different cards: the API makes PDFs of at most "
+                    f"{jobs.SYNC_FACES} different cards (each face is drawn while the request "
+                    "waits); use the proxy page, which makes larger PDFs in the background"
+                )
+            filename, content_type, content = jobs.proxy_pdf_now(
+                cards=cards, options=options, idents=identities(request)
             )
         except ProxyError as exc:
             raise ApiError(400, "invalid", [("", str(exc))]) from exc

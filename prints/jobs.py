@@ -1,8 +1,11 @@
 """Proxy sheets: choosing the cards and options, and making the PDF now or in the background.
 
-Small selections are rendered inside the request; a selection of more than SYNC_COPIES copies
-(hundreds of faces to draw from cold) becomes a ProxyJob run by the task backend, whose page
-shows its progress and then the download.
+Small selections are rendered inside the request (`proxy_pdf_now`): at most SYNC_COPIES copies
+of at most SYNC_FACES different cards. What costs is drawing each different face from cold
+(35 to 100 ms of CPU each; copies of a face are nearly free), so a selection past either
+becomes a ProxyJob run by the task backend, whose page shows its progress and then the
+download. PDFs made at once are counted per user and per address (PROXY_PDF_PER_HOUR an hour;
+more is TooManyRequests, a 429 saying when to retry).
 
 A user has at most PROXY_JOBS_PER_USER jobs waiting or running (more is TooManyRequests, a
 429 saying when to retry). A finished job and its PDF are kept PROXY_JOB_KEEP_HOURS, then
@@ -25,7 +28,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import TooManyRequests
+from accounts.limits import TooManyRequests, rate_limit
 from prints.models import JobStatus, ProxyJob
 from prints.proxies import ProxySheetExporter, proxy_cards_from_pack
 from prints.selectors import proxy_cards_from_catalog
@@ -35,8 +38,16 @@ from validator.engine import parse_pack
 
 logger = logging.getLogger(__name__)
 
-# Up to this many copies the PDF is made while the request waits (a few seconds from cold).
+# Up to this many copies of at most this many different cards, the PDF is made while the
+# request waits. Measured from cold with a 3 mm bleed, duplex backs and full cut lines
+# (tests/abuse/test_proxy_pdf.py): 200 copies of 200 different catalogue cards took 6.4 s of
+# CPU, 1,000 copies of 309 different 9.5 s, 1,000 copies of 36 different 1.4 s. A face costs
+# about 35 ms, one holding as much rules text as a card may about 100 ms (36 of those: 3.9 s),
+# and the smallest card with the widest bleed enlarges every face 2.5 times. 1,000 copies of
+# 12 such faces took 1.8 s, of 10 of them 1.6 s (200 copies: 1.3 s): 10 keep the costliest PDF
+# made at once within issue 15's 2 s whatever the cards and options.
 SYNC_COPIES = 200
+SYNC_FACES = 10
 MAX_COPIES = 3000
 ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
 # A job waiting or running this long was lost (its worker stopped): it stops counting against
@@ -84,6 +95,36 @@ def proxy_cards(*, selection: ProxySelection, viewer: User | AnonymousUser) -> l
     if copies > MAX_COPIES:
         raise ProxyError(f"{copies} copies is more than the {MAX_COPIES} one PDF may hold")
     return cards
+
+
+def distinct_faces(cards: list[ProxyCard]) -> int:
+    """How many different faces a PDF of `cards` draws (one per document and set code)."""
+    return len({(card.set_code, card.document_hash) for card in cards})
+
+
+def made_at_once(cards: list[ProxyCard]) -> bool:
+    """Whether the page makes a PDF of `cards` while the request waits: at most SYNC_COPIES
+    copies of at most SYNC_FACES different cards (more is a background job)."""
+    copies = sum(card.copies for card in cards)
+    return copies <= SYNC_COPIES and distinct_faces(cards) <= SYNC_FACES
+
+
+def proxy_pdf_now(
+    *, cards: list[ProxyCard], options: ProxyOptions, idents: list[str]
+) -> tuple[str, str, bytes]:
+    """Make the PDF while the request waits: (filename, content type, content).
+
+    Counted first against each identity (`accounts.limits.identities`): past
+    PROXY_PDF_PER_HOUR in the current hour, TooManyRequests and nothing drawn. The caller
+    keeps to `made_at_once`."""
+    rate_limit(
+        scope="proxy-pdf",
+        idents=idents,
+        limit=settings.PROXY_PDF_PER_HOUR,
+        per="hour",
+        what="proxy PDFs made at once",
+    )
+    return ProxySheetExporter().render(cards=cards, options=options)
 
 
 def _check_active_jobs(actor: User) -> None:

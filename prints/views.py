@@ -18,7 +18,7 @@ from catalog.permissions import is_public
 from prints import jobs, selectors
 from prints.forms import ProxyForm
 from prints.models import ProxyJob
-from prints.proxies import ProxySheetExporter, render_preview
+from prints.proxies import render_preview
 from prints.sheets import ProxyError
 from prints.sources import pack_source
 
@@ -60,7 +60,8 @@ def _proxy_request(request: HttpRequest, form: ProxyForm) -> tuple[Any, Any, lis
 
 def proxies(request: HttpRequest) -> HttpResponse:
     """Printable proxies: the options, a live preview of the first sheet, and the PDF —
-    at once for small selections, or as a background job with progress for large ones."""
+    at once for small selections (PROXY_PDF_PER_HOUR an hour per user and per address, then
+    a 429 page saying when to retry), or as a background job with progress for large ones."""
     data = request.POST if request.method == "POST" else (request.GET or None)
     form = _proxy_form(request, data)
     errors: list[str] = []
@@ -70,9 +71,9 @@ def proxies(request: HttpRequest) -> HttpResponse:
         if not errors:
             try:
                 cards = jobs.proxy_cards(selection=selection, viewer=request.user)
-                if sum(c.copies for c in cards) <= jobs.SYNC_COPIES:
-                    filename, content_type, content = ProxySheetExporter().render(
-                        cards=cards, options=options
+                if jobs.made_at_once(cards):
+                    filename, content_type, content = jobs.proxy_pdf_now(
+                        cards=cards, options=options, idents=identities(request)
                     )
                     response = HttpResponse(content, content_type=content_type)
                     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -92,7 +93,13 @@ def proxies(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "prints/proxies.html",
-        {"form": form, "errors": errors, "preview_query": preview_query},
+        {
+            "form": form,
+            "errors": errors,
+            "preview_query": preview_query,
+            "sync_copies": jobs.SYNC_COPIES,
+            "sync_faces": jobs.SYNC_FACES,
+        },
         status=429 if refused else 400 if errors else 200,
     )
     if refused:
@@ -109,7 +116,8 @@ def proxy_preview(request: HttpRequest) -> HttpResponse:
         rate_limit(
             scope="proxy-preview",
             idents=identities(request),
-            per_minute=settings.PROXY_PREVIEW_PER_MINUTE,
+            limit=settings.PROXY_PREVIEW_PER_MINUTE,
+            per="minute",
             what="previews",
         )
     except TooManyRequests as exc:

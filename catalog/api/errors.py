@@ -3,7 +3,9 @@
 `service_errors` turns what the services and the engine raise into these errors, so that a
 view only wraps its one service call: a document that does not parse is a 400 naming each
 path, a set change that cannot be made a 400 naming its field, a refused change a 403 and an
-edit based on an old revision a 409.
+edit based on an old revision a 409. A limit's refusal (`accounts.limits.TooManyRequests`),
+wherever it is raised, is a 429 `throttled` with `Retry-After` and the words saying when to
+retry.
 """
 
 from collections.abc import Iterator, Sequence
@@ -16,6 +18,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from accounts.limits import TooManyRequests
 from catalog.services import SetError, StaleRevisionError
 from validator.engine import CardDocumentError, RuleViolation, ScenarioError
 
@@ -28,6 +31,16 @@ class ApiError(exceptions.APIException):
         self.default_code = code
         self.errors = [{"path": path, "message": message} for path, message in errors]
         super().__init__(errors[0][1] if len(errors) == 1 else f"{len(errors)} errors", code)
+
+
+class TooManyRequestsError(ApiError):
+    """429 `throttled` for a limit of accounts/limits.py: its words (how many, and when to
+    retry) in the error object, its wait in `Retry-After` (DRF's handler sets it from
+    `wait`)."""
+
+    def __init__(self, refusal: TooManyRequests) -> None:
+        super().__init__(429, "throttled", [("", refusal.message)])
+        self.wait = refusal.retry_after
 
 
 def join_path(prefix: str, path: str) -> str:
@@ -81,6 +94,8 @@ def error_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
         exc = exceptions.NotFound(str(exc) or None)
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
+    elif isinstance(exc, TooManyRequests):
+        exc = TooManyRequestsError(exc)
     response = exception_handler(exc, context)
     if response is None:
         return None
