@@ -36,3 +36,21 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.hint}…)"
+
+
+class CodeScope(models.Model):
+    """The word every custom set code of a user starts with: `<scope>-<rest>`.
+
+    A scope holds no hyphen, so the text before a code's first hyphen names one scope and no
+    two users' codes can ever meet: a user can only ask for codes of their own scope, and a
+    refusal ("taken") can only be about their own sets or sets anyone may open. Given when the
+    user is made (so holding one says nothing about sets) and never changed, not even when the
+    user is renamed."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="code_scope"
+    )
+    scope = models.SlugField(max_length=30, unique=True)
+
+    def __str__(self) -> str:
+        return self.scope

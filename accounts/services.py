@@ -1,13 +1,17 @@
-"""What changes accounts: making and revoking API tokens."""
+"""What changes accounts: making and revoking API tokens; each user's scope of set codes."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import Http404
+from django.utils.text import slugify
 
-from accounts.models import ApiToken, new_token_key, token_digest
+from accounts.models import ApiToken, CodeScope, new_token_key, token_digest
 
 MAX_TOKENS_PER_USER = 20
 # Enough of the key to tell tokens apart in a list ("mk_" and a few random characters).
@@ -53,3 +57,42 @@ def token_revoke(*, user: User, token_id: int) -> None:
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
         raise Http404("No such token")
+
+
+# A scope is the user's name cut down to lower-case letters and digits, starting with a letter
+# and short enough to leave room in a set code; a user whose name gives none, or gives one that
+# is already someone's, has their number instead (digits only, so it never meets a name).
+MAX_SCOPE_LENGTH = 20
+
+
+def scope_candidate(username: str) -> str | None:
+    """The scope a username asks for, or None when it gives none."""
+    word = re.sub(r"[^a-z0-9]", "", slugify(username))
+    return word if re.fullmatch(rf"[a-z][a-z0-9]{{0,{MAX_SCOPE_LENGTH - 1}}}", word) else None
+
+
+def code_scope(*, user: User) -> str:
+    """The user's scope of set codes, given on first need if the user has none yet."""
+    found = CodeScope.objects.filter(user=user).values_list("scope", flat=True).first()
+    if found is not None:
+        return found
+    candidate = scope_candidate(user.username)
+    for scope in (candidate, str(user.pk)):
+        if scope is None:
+            continue
+        try:
+            with transaction.atomic():
+                return CodeScope.objects.create(user=user, scope=scope).scope
+        except IntegrityError:
+            # Someone else's scope, or this user's own given meanwhile by another request.
+            found = CodeScope.objects.filter(user=user).values_list("scope", flat=True).first()
+            if found is not None:
+                return found
+    raise AssertionError(f"no scope could be given to user {user.pk}")  # pragma: no cover
+
+
+def give_code_scope(sender: type[User], instance: User, created: bool, **kwargs: Any) -> None:
+    """post_save of User: a new user gets their scope at once, so that when a scope was given
+    says nothing about their sets."""
+    if created and not kwargs.get("raw"):
+        code_scope(user=instance)

@@ -24,7 +24,10 @@ class SetForm(forms.ModelForm[CardSet]):
         fields = ["code", "name", "visibility", "description", "cards_in_box"]
         labels = {"cards_in_box": "Cards in the box"}
         help_texts = {
-            "code": "Lower-case letters, digits and hyphens; the set's address. Cannot change.",
+            "code": (
+                "Lower-case letters, digits and hyphens; the set's address. It starts with your "
+                "name and a hyphen (put in front for you). Cannot change."
+            ),
             "cards_in_box": "How many cards the finished box holds (copies counted).",
         }
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}

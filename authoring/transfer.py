@@ -22,6 +22,7 @@ from catalog.services import (
     card_create,
     card_slug,
     card_update,
+    owned_code,
     set_create,
 )
 from validator.engine import (
@@ -155,8 +156,9 @@ def set_import(
 
     Then, in one transaction: with `into` None, a new custom set is created from the file's
     `set:` facts (code, name, year, box size, description), owned by `owner`, with the given
-    visibility; the file's `official` is ignored (an import is always a custom set), and a code
-    already in use raises SetError("code", ...). With `into`, the file's cards are upserted
+    visibility; the file's `official` is ignored (an import is always a custom set), its code
+    is put in the owner's scope (`owned_code`), and a code already in use raises
+    SetError("code", ...). With `into`, the file's cards are upserted
     into that set, which `owner` must be allowed to edit (PermissionDenied otherwise): cards are
     matched by name; new ones are created, changed documents are saved as a new revision
     (source "import <source>"), unchanged ones are skipped, and cards of the set that the file
@@ -177,12 +179,14 @@ def set_import(
     with transaction.atomic():
         if into is None:
             info = document.set
-            if CardSet.everything.filter(code=info.code).exists():
-                raise SetError("code", f"the code {info.code!r} is taken; choose another")
+            assert isinstance(owner, User)  # checked above: a new set needs a user
+            code = owned_code(owner=owner, code=info.code)  # in the owner's scope
+            if CardSet.everything.filter(code=code).exists():
+                raise SetError("code", f"the code {code!r} is taken; choose another")
             plan = _plan(document, [], lines, source)
             card_set = set_create(
                 owner=owner,
-                code=info.code,
+                code=code,
                 name=info.name,
                 visibility=visibility,
                 description=info.description or "",

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from catalog.models import Card, CardSet, Visibility
-from catalog.services import Actor, card_write
+from catalog.services import Actor, SetError, card_write, owned_code
 from packs.blend import PackCard, blend_report
 from packs.models import Pack
 from packs.selectors import PackBuildError, pack_candidates, pack_sets
@@ -181,27 +181,30 @@ def pack_import(*, actor: Actor | None, text: str, source: str) -> list[CardSet]
     """Load every set of a pack file into the database, in one transaction: each set is
     created (its code must be free) with every card's document as its first revision.
 
-    With an actor, the sets become that user's private custom sets; with None (a command
-    run by the site's operator), official sets stay official."""
+    With an actor, the sets become that user's private custom sets, their codes in the user's
+    scope (`owned_code`); with None (a command run by the site's operator), official sets stay
+    official."""
     parsed = read_yaml(text, source)  # JSON is YAML too; errors carry their line
     pack = parse_pack(parsed.data, source, parsed.lines)  # PackError names each path
     owner = actor if isinstance(actor, User) else None
     if actor is not None and owner is None:
         raise PermissionDenied("log in to import a pack")
-    taken = set(
-        CardSet.everything.filter(code__in=[s.code for s in pack.sets]).values_list(
-            "code", flat=True
-        )
-    )
+    try:  # a user's sets take codes in their scope, like every custom set
+        codes = [
+            s.code if owner is None else owned_code(owner=owner, code=s.code) for s in pack.sets
+        ]
+    except SetError as exc:
+        raise PackBuildError([("sets", exc.message)]) from exc
+    taken = set(CardSet.everything.filter(code__in=codes).values_list("code", flat=True))
     if taken:
         raise PackBuildError(
             [("sets", f"the set code {code!r} is taken") for code in sorted(taken)]
         )
     created = []
     with transaction.atomic():
-        for pack_set in pack.sets:
+        for pack_set, code in zip(pack.sets, codes, strict=True):
             card_set = CardSet.objects.create(
-                code=pack_set.code,
+                code=code,
                 name=pack_set.name,
                 official=pack_set.official if owner is None else False,
                 owner=owner,

@@ -294,12 +294,17 @@ def test_api_endpoints_that_write(world: World, cell: Cell) -> None:
         assert not happened(world, cell.visibility)
 
 
+# A custom set's code starts with its owner's scope (their name here).
+SCOPES = {"owner": "alice", "other": "bob", "staff": "stella"}
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_api_set_creation_needs_authentication(world: World, role: str) -> None:
     data = {"code": f"{role}-api", "name": "New"}
     response = client_for(role, world, api=True).post("/api/sets/", data, format="json")
     assert response.status_code == (401 if role == "anonymous" else 201)
-    assert CardSet.objects.filter(code=f"{role}-api").exists() is (role != "anonymous")
+    created = CardSet.objects.filter(code=f"{SCOPES.get(role)}-{role}-api")
+    assert created.exists() is (role != "anonymous")
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -307,7 +312,7 @@ def test_creating_a_set_needs_a_login_and_nothing_else(world: World, role: str) 
     data = {"code": f"{role}-new", "name": "New", "visibility": "private"}
     response = client_for(role, world).post("/author/sets/new/", data)
     assert response.status_code == 302
-    created = CardSet.objects.filter(code=f"{role}-new").first()
+    created = CardSet.objects.filter(code=f"{SCOPES.get(role)}-{role}-new").first()
     if role == "anonymous":
         assert response["Location"].startswith("/accounts/login/") and created is None
     else:
@@ -348,9 +353,10 @@ def test_listings_and_search_show_unlisted_and_private_sets_only_to_the_owner(
         shown = role == "owner"
         assert (code in found) is shown and (code in listed) is shown
         assert (f"/sets/{code}/" in home) is shown
-    assert "public-set" in found and "public-set" in listed
+    public = world.sets["public"].code
+    assert public in found and public in listed
     # An unlisted set is reachable through its code, like through its link.
-    by_code = client.get("/api/cards/", {"q": "set:unlisted-set"}).json()
+    by_code = client.get("/api/cards/", {"q": f"set:{world.sets['unlisted'].code}"}).json()
     assert by_code["total"] == 1 and by_code["warnings"] == []
-    by_code = client.get("/api/cards/", {"q": "set:private-set"}).json()
+    by_code = client.get("/api/cards/", {"q": f"set:{world.sets['private'].code}"}).json()
     assert by_code["total"] == (1 if role == "owner" else 0)

@@ -184,7 +184,7 @@ def test_a_card_name_is_shown_as_text(client: Client, alice: User) -> None:
     card_create(card_set=card_set, actor=alice, document=monster_document(name))
     card = Card.objects.get(card_set=card_set)
     response = client.get(
-        reverse("catalog:card_detail", kwargs={"code": "x-set", "slug": card.slug})
+        reverse("catalog:card_detail", kwargs={"code": card_set.code, "slug": card.slug})
     )
     body = response.content.decode()
     assert "<script>alert" not in body

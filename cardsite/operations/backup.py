@@ -1,7 +1,8 @@
 """The whole site's own data in one JSON file, for `restore` (`manage.py backup --output FILE`).
 
-The file holds the users (with their password hashes as stored), every set (official and
-custom, deleted ones too), every card with its revisions, the card scenarios and the packs.
+The file holds the users (with their password hashes as stored, and the scope their set codes
+start with), every set (official and custom, deleted ones too), every card with its revisions,
+the card scenarios and the packs.
 It does not hold API tokens (users make new ones), sessions, simulations, proxy jobs, the
 validation cache (rebuilt on demand) or the art files themselves (only their names: back up
 the MEDIA_ROOT folder beside this file). A name ending in `.gz` is written gzip-compressed.
@@ -19,6 +20,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import CodeScope
 from authoring.models import CardScenario
 from cardsite.operations import OperationError
 from catalog.models import Card, CardRevision, CardSet
@@ -65,6 +67,7 @@ def _username(user: User | None) -> str | None:
 def backup_data() -> dict[str, Any]:
     """Everything a backup holds, read in one transaction, as JSON-ready values."""
     with transaction.atomic():
+        scopes = dict(CodeScope.objects.values_list("user_id", "scope"))
         users = [
             {
                 "id": u.pk,
@@ -78,6 +81,7 @@ def backup_data() -> dict[str, Any]:
                 "is_active": u.is_active,
                 "date_joined": stamp(u.date_joined),
                 "last_login": stamp(u.last_login),
+                "code_scope": scopes.get(u.pk),  # what their set codes start with
             }
             for u in User.objects.order_by("pk")
         ]

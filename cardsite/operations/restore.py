@@ -2,8 +2,10 @@
 
 The file's format and version are checked and every section read before anything is written;
 any error writes nothing. Users come back with the same usernames, password hashes and flags,
-sets and cards with the same codes, documents, revision numbers and timestamps (database ids
-are new), and the search rows (tags and facets) are rebuilt by the catalog's own indexing.
+sets and cards with the same codes (a custom set outside its owner's scope of codes, from a
+backup older than scopes, is moved into it), documents, revision numbers and timestamps
+(database ids are new), and the search rows (tags and facets) are rebuilt by the catalog's own
+indexing.
 There is no `--force`: a database holding users, sets or cards is refused as it is.
 """
 
@@ -19,11 +21,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from accounts.models import CodeScope
+from accounts.services import code_scope
 from authoring.models import CardScenario
 from cardsite.operations import OperationError
 from cardsite.operations.backup import CARD_FIELDS, FORMAT, SECTIONS, VERSION
 from catalog.models import Card, CardRevision, CardSet
-from catalog.services import card_index_refresh
+from catalog.services import card_index_refresh, set_codes_scoped
 from packs.models import Pack
 
 
@@ -128,6 +132,15 @@ def restore_data(data: Mapping[str, Any]) -> dict[str, int]:
             ]
         )
         by_name = _Users({u.username: u for u in users})
+        # Each user's scope of set codes as the backup has it (older backups have none: one
+        # is given as to a new user); the sets' codes are put in their scopes further down.
+        CodeScope.objects.bulk_create(
+            CodeScope(user=user, scope=u["code_scope"])
+            for user, u in zip(users, data["users"], strict=True)
+            if u.get("code_scope")
+        )
+        for user in users:
+            code_scope(user=user)
 
         # bulk_create stamps auto_now(_add) fields with the present: the backup's times are
         # put back afterwards with bulk_update, which writes the values as they are.
@@ -230,6 +243,7 @@ def restore_data(data: Mapping[str, Any]) -> dict[str, int]:
         for pack, p in zip(packs, data["packs"], strict=True):
             pack.created_at = _required_time(p["created_at"])
         Pack.objects.bulk_update(packs, ["created_at"])
+        set_codes_scoped()  # a backup from before scopes holds codes outside them
     return {
         "users": len(users),
         "sets": len(sets),

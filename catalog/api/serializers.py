@@ -131,7 +131,11 @@ class StrictInput(serializers.Serializer[dict[str, Any]]):
 
 class SetCreateInput(StrictInput):
     code = serializers.CharField(
-        max_length=60, help_text="lower-case letters, digits and hyphens, unique on the site"
+        max_length=60,
+        help_text=(
+            "lower-case letters, digits and hyphens; the set's code starts with the owner's "
+            "scope and a hyphen (e.g. 'alice-'), put in front unless it is there"
+        ),
     )
     name = serializers.CharField(max_length=120)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)

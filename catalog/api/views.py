@@ -159,8 +159,10 @@ class SetList(WriteView):
     @extend_schema(request=SetCreateInput, responses={201: CardSetOutput, **ERRORS})
     def post(self, request: Request) -> Response:
         """Create a custom set owned by the requester, private unless `visibility` says
-        otherwise. 201 with the set; 400 naming the field when the code is malformed or
-        taken, or the name is blank."""
+        otherwise. Its code starts with the requester's scope and a hyphen ("dragons" asked
+        by alice becomes "alice-dragons"), so it can only meet the requester's own sets or
+        sets anyone may open. 201 with the set; 400 naming the field when the code is
+        malformed, too long or taken, or the name is blank."""
         data = api_input(SetCreateInput, request)
         with service_errors():
             card_set = set_create(owner=request.user, **data)

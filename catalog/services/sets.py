@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from accounts.services import code_scope
 from catalog.models import CardSet, Visibility
 from catalog.permissions import can_edit_set
 
@@ -38,6 +39,52 @@ def _check_visibility(visibility: str) -> None:
         raise SetError("visibility", f"must be one of {', '.join(Visibility.values)}")
 
 
+def owned_code(*, owner: User, code: str) -> str:
+    """The code a set of `owner`'s gets when they ask for `code`: it starts with their scope
+    (accounts.services.code_scope) and a hyphen, put in front unless it is there already.
+
+    Every custom set's code lies in its owner's scope, so nobody can ask for a code of someone
+    else's set: the answer to any code asked ("taken" or not) depends only on the asker's own
+    sets and on sets anyone may open, never on another user's private set."""
+    code = code.strip().lower()
+    if not code or slugify(code) != code:
+        raise SetError("code", "use lower-case letters, digits and hyphens, e.g. 'my-first-set'")
+    scope = code_scope(user=owner)
+    if not code.startswith(f"{scope}-"):
+        code = f"{scope}-{code}"
+    max_length = CardSet._meta.get_field("code").max_length or 0
+    if len(code) > max_length:
+        raise SetError("code", f"a set code has at most {max_length} characters, {scope}- included")
+    return code
+
+
+def set_codes_scoped() -> int:
+    """Move every custom set whose code lies outside its owner's scope into it
+    (`<scope>-<old code>`, numbered on a clash), and return how many moved.
+
+    What accounts/migrations/0002_code_scopes did once to the sets made before scopes, for
+    sets that come from elsewhere (a restored backup)."""
+    max_length = CardSet._meta.get_field("code").max_length or 0
+    taken = set(CardSet.everything.values_list("code", flat=True))
+    moved = 0
+    for card_set in CardSet.everything.filter(owner__isnull=False).select_related("owner"):
+        assert card_set.owner is not None
+        scope = code_scope(user=card_set.owner)
+        if card_set.code.startswith(f"{scope}-"):
+            continue
+        base = f"{scope}-{card_set.code}"[:max_length].rstrip("-")
+        code, number = base, 1
+        while code in taken:
+            number += 1
+            code = f"{base[: max_length - len(str(number)) - 1].rstrip('-')}-{number}"
+        taken.discard(card_set.code)
+        taken.add(code)
+        card_set.code = code
+        card_set.save(update_fields=["code"])
+        moved += 1
+    return moved
+
+
 def set_create(
     *,
     owner: Actor,
@@ -47,12 +94,11 @@ def set_create(
     description: str = "",
     cards_in_box: int | None = None,
 ) -> CardSet:
-    """A new custom set owned by `owner` (private unless said otherwise)."""
+    """A new custom set owned by `owner` (private unless said otherwise), its code in the
+    owner's scope (see `owned_code`: asking for "dragons", alice gets "alice-dragons")."""
     if not isinstance(owner, User) or not owner.is_active:
         raise PermissionDenied("log in to create a set")
-    code = code.strip().lower()
-    if not code or slugify(code) != code:
-        raise SetError("code", "use lower-case letters, digits and hyphens, e.g. 'my-first-set'")
+    code = owned_code(owner=owner, code=code)
     if not name.strip():
         raise SetError("name", "give the set a name")
     _check_visibility(visibility)

@@ -199,7 +199,7 @@ expect: {monster_strength: 4}
 
 
 def test_no_sets_means_the_official_sets_and_the_cards_own(card: Card, alice: User) -> None:
-    assert set(card_scenario_library(card=card).sets) == {"munchkin-core", "my-set"}
+    assert set(card_scenario_library(card=card).sets) == {"munchkin-core", "alice-my-set"}
     text = WINS.replace("monsters: [Test Ogre]", "monsters: [Test Ogre, Lame Goblin]").replace(
         "outcome: won", "monster_strength: 4"
     )
@@ -210,14 +210,14 @@ def test_no_sets_means_the_official_sets_and_the_cards_own(card: Card, alice: Us
 
 
 def test_pack_files_and_other_authors_sets_are_refused(card: Card, alice: User, bob: User) -> None:
-    set_create(owner=bob, code="bobs-set", name="Bob's", visibility="public")
+    set_create(owner=bob, code="bob-set", name="Bob's", visibility="public")
     with pytest.raises(CardDocumentError) as caught:
         scenario_create(card=card, actor=alice, name="Pack", text=WINS + "pack: /etc/passwd\n")
     assert caught.value.errors[0].path == "pack"
     assert caught.value.errors[0].line == 14
     with pytest.raises(CardDocumentError) as caught:
         scenario_create(
-            card=card, actor=alice, name="Sets", text=WINS + "sets: [munchkin-core, bobs-set]\n"
+            card=card, actor=alice, name="Sets", text=WINS + "sets: [munchkin-core, bob-set]\n"
         )
     assert [(e.path, e.line) for e in caught.value.errors] == [("sets[1]", 14)]
     assert not CardScenario.objects.exists()
@@ -408,6 +408,6 @@ def test_the_summary_partial(card: Card, alice: User) -> None:
 
 def test_scenarios_go_with_their_card(card: Card, alice: User) -> None:
     scenario_create(card=card, actor=alice, name="Beats it", text=WINS)
-    assert CardScenario.objects.filter(card__card_set__code="my-set").count() == 1
+    assert CardScenario.objects.filter(card__card_set__code="alice-my-set").count() == 1
     Card.everything.filter(pk=card.pk).delete()
     assert not CardScenario.objects.exists()

@@ -69,7 +69,7 @@ def my_set(alice: User, core_documents: list[dict[str, Any]]) -> CardSet:
     """A private custom set of alice's with made-up monsters and copies of core cards."""
     card_set = set_create(
         owner=alice,
-        code="alices-dungeon",
+        code="alice-dungeon",
         name="Alice's Dungeon",
         description="A custom set: ogres, drägons and borrowed loot.",
         cards_in_box=40,
@@ -135,14 +135,14 @@ def misspell_kind(text: str, index: int) -> tuple[str, int]:
 
 def test_export_of_a_custom_set_parses_back(my_set: CardSet, alice: User) -> None:
     filename, content_type, content = SetYamlExporter().render(set_file=set_file(card_set=my_set))
-    assert filename == "alices-dungeon.yaml"
+    assert filename == "alice-dungeon.yaml"
     assert content_type == "application/yaml"
     text = content.decode("utf-8")
     assert text.startswith("# ")
     assert "Drägon of Ünïcode" in text  # unicode is written as itself, not escaped
 
     document = parse_text(text)
-    assert document.set.code == "alices-dungeon"
+    assert document.set.code == "alice-dungeon"
     assert document.set.name == "Alice's Dungeon"
     assert document.set.official is False
     assert document.set.year == 2024
@@ -172,7 +172,7 @@ def test_export_leaves_out_unset_optional_set_facts(alice: User) -> None:
     card_set = set_create(owner=alice, code="bare", name="Bare")
     card_create(card_set=card_set, actor=alice, document=monster_document())
     data = read_yaml(export_text(card_set)).data
-    assert data["set"] == {"code": "bare", "name": "Bare", "official": False}
+    assert data["set"] == {"code": "alice-bare", "name": "Bare", "official": False}
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_round_trip_into_an_empty_database(my_set: CardSet, alice: User) -> None
     assert len(originals) == 10
 
     wipe_catalog()
-    report = set_import(owner=alice, text=text, source="alices-dungeon.yaml")
+    report = set_import(owner=alice, text=text, source="alice-dungeon.yaml")
 
     card_set = report.card_set
     assert report.set_created
@@ -206,7 +206,7 @@ def test_round_trip_into_an_empty_database(my_set: CardSet, alice: User) -> None
     assert card_set.visibility == "private"
     # Every card has its first revision, recorded as this import.
     assert set(CardRevision.objects.values_list("number", "source", "changed_by")) == {
-        (1, "import alices-dungeon.yaml", alice.pk)
+        (1, "import alice-dungeon.yaml", alice.pk)
     }
     # Exporting the imported set gives the same file, byte for byte.
     assert export_text(card_set) == text
@@ -219,13 +219,13 @@ def test_every_official_set_file_round_trips(path: Path, alice: User) -> None:
 
     report = set_import(owner=alice, text=path.read_text(encoding="utf-8"), source=path.name)
 
-    assert report.card_set.code == original.set.code
+    assert report.card_set.code == f"alice-{original.set.code}"  # in alice's scope
     assert report.card_set.official is False  # whatever the file says
     assert len(report.created) == len(original.cards)
     exported = parse_text(export_text(report.card_set))
     assert [dump_card(c) for c in exported.cards] == [dump_card(c) for c in original.cards]
-    assert exported.set.model_dump(exclude={"official"}) == original.set.model_dump(
-        exclude={"official"}
+    assert exported.set.model_dump(exclude={"official", "code"}) == original.set.model_dump(
+        exclude={"official", "code"}
     )
     assert exported.set.official is False
 
@@ -243,7 +243,7 @@ def test_the_official_set_files_are_all_tested() -> None:
 def test_one_bad_card_is_reported_with_its_line_and_nothing_is_written(
     my_set: CardSet, alice: User
 ) -> None:
-    text = export_text(my_set).replace("code: alices-dungeon", "code: another-dungeon")
+    text = export_text(my_set).replace("code: alice-dungeon", "code: another-dungeon")
     bad, line = misspell_kind(text, 3)
     before = row_counts()
 
@@ -337,10 +337,10 @@ def test_cards_with_the_same_web_address_are_refused(alice: User) -> None:
     assert row_counts()["sets"] == 0
 
 
-def test_a_new_set_whose_code_is_taken_is_refused(my_set: CardSet, bob: User) -> None:
+def test_a_new_set_whose_code_is_taken_is_refused(my_set: CardSet, alice: User) -> None:
     before = row_counts()
     with pytest.raises(SetError) as raised:
-        set_import(owner=bob, text=export_text(my_set), source="copy.yaml")
+        set_import(owner=alice, text=export_text(my_set), source="copy.yaml")
     assert raised.value.field == "code"
     assert row_counts() == before
 
@@ -434,7 +434,7 @@ def test_export_page_downloads_the_file(client: Client, my_set: CardSet, alice: 
     response = client.get(f"/sets/{my_set.code}/export.yaml")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/yaml")
-    assert response["Content-Disposition"] == 'attachment; filename="alices-dungeon.yaml"'
+    assert response["Content-Disposition"] == 'attachment; filename="alice-dungeon.yaml"'
     assert "private" in response["Cache-Control"]
     assert response.content.decode() == export_text(my_set)
 
@@ -474,14 +474,14 @@ def test_import_page_needs_a_login(client: Client) -> None:
 def test_import_page_offers_my_sets_only(
     client: Client, my_set: CardSet, alice: User, bob: User
 ) -> None:
-    set_create(owner=bob, code="bobs-set", name="Bob's set")
+    set_create(owner=bob, code="bob-set", name="Bob's set")
     client.force_login(alice)
     response = client.get("/sets/import/")
     assert response.status_code == 200
     html = response.content.decode()
     assert 'enctype="multipart/form-data"' in html
     assert 'type="file"' in html and "<textarea" in html
-    assert 'value="alices-dungeon"' in html and "bobs-set" not in html
+    assert 'value="alice-dungeon"' in html and "bob-set" not in html
     assert 'name="visibility"' in html
     assert "<script" not in html and "style=" not in html  # the CSP allows neither
 
@@ -496,8 +496,8 @@ def test_import_page_uploads_a_file_and_reports(client: Client, alice: User) -> 
         "/sets/import/", {"file": upload, "text": "", "visibility": "public", "into": ""}
     )
     assert response.status_code == 302
-    assert response["Location"] == "/sets/munchkin-booty/"
-    card_set = CardSet.objects.get(code="munchkin-booty")
+    assert response["Location"] == "/sets/alice-munchkin-booty/"
+    card_set = CardSet.objects.get(code="alice-munchkin-booty")
     assert (card_set.owner, card_set.visibility, card_set.official) == (alice, "public", False)
     count = len(load_set_file(FIXTURE_SETS / "munchkin-booty.yaml").cards)
     assert Card.objects.filter(card_set=card_set).count() == count
@@ -528,7 +528,7 @@ def test_import_page_lists_every_error_and_writes_nothing(
     bad, line = misspell_kind(export_text(my_set).replace("level: 7", "level: 8"), 3)
     before = row_counts()
     response = client.post(
-        "/sets/import/", {"text": bad, "visibility": "private", "into": "alices-dungeon"}
+        "/sets/import/", {"text": bad, "visibility": "private", "into": "alice-dungeon"}
     )
     assert response.status_code == 400  # the form again, with why
     html = response.content.decode()
@@ -604,19 +604,19 @@ def test_import_set_command_imports_and_reports(alice: User, tmp_path: Path) -> 
     call_command("import_set", str(CORE_SET), "--owner", "alice", stdout=out)
     count = len(load_set_file(CORE_SET).cards)
     assert out.getvalue().strip() == (
-        f"munchkin-core: {count} created, 0 updated, 0 unchanged (set created)"
+        f"alice-munchkin-core: {count} created, 0 updated, 0 unchanged (set created)"
     )
-    card_set = CardSet.objects.get(code="munchkin-core")
+    card_set = CardSet.objects.get(code="alice-munchkin-core")
     assert (card_set.owner, card_set.visibility, card_set.official) == (alice, "private", False)
 
     changed = tmp_path / "changed.yaml"
     changed.write_text(export_text(card_set).replace("level: 1\n", "level: 2\n", 1))
     out = io.StringIO()
     call_command(
-        "import_set", str(changed), "--owner", "alice", "--into", "munchkin-core", stdout=out
+        "import_set", str(changed), "--owner", "alice", "--into", card_set.code, stdout=out
     )
     assert out.getvalue().strip() == (
-        f"munchkin-core: 0 created, 1 updated, {count - 1} unchanged (set updated)"
+        f"alice-munchkin-core: 0 created, 1 updated, {count - 1} unchanged (set updated)"
     )
 
 
@@ -638,6 +638,6 @@ def test_import_set_command_reports_errors_and_fails(
         call_command("import_set", str(good), "--owner", "bob", "--into", my_set.code)
     with pytest.raises(CommandError, match="no user"):
         call_command("import_set", str(good), "--owner", "nobody")
-    with pytest.raises(CommandError, match="code: the code 'alices-dungeon' is taken"):
-        call_command("import_set", str(good), "--owner", "bob")
+    with pytest.raises(CommandError, match="code: the code 'alice-dungeon' is taken"):
+        call_command("import_set", str(good), "--owner", "alice")
     assert row_counts() == before

@@ -16,7 +16,7 @@ from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from accounts.models import ApiToken, new_token_key, token_digest
+from accounts.models import ApiToken, CodeScope, new_token_key, token_digest
 from authoring.models import CardScenario, ScenarioStatus
 from cardsite.operations.backup import FORMAT, VERSION, write_backup
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag, Visibility
@@ -266,6 +266,42 @@ def test_search_works_after_a_restore(site: None, tmp_path: Path) -> None:
     assert "Net Troll" in {c.name for c in words}
     tagged, _ = card_search(query="tag:undead set:alice-set", viewer=None)
     assert [c.name for c in tagged] == ["Swamp Ogre"]
+
+
+def test_scopes_of_set_codes_come_back(site: None, tmp_path: Path) -> None:
+    alice = User.objects.get(username="alice")
+    alice.username = "alicia"  # renamed: her codes, and her scope, stay "alice"
+    alice.save()
+    path = tmp_path / "site.json"
+    run_backup(path)
+    wipe()
+    run_restore(path)
+    scopes = dict(CodeScope.objects.values_list("user__username", "scope"))
+    assert scopes["alicia"] == "alice" and scopes["bob"] == "bob"
+    assert set(scopes) == {"alicia", "bob", "stella", "gone"}
+    assert CardSet.objects.get(code="alice-set").owner == User.objects.get(username="alicia")
+
+
+def test_a_backup_from_before_scopes_has_its_codes_moved_into_them(
+    site: None, tmp_path: Path
+) -> None:
+    path = tmp_path / "site.json"
+    run_backup(path)
+    data = json.loads(path.read_text())
+    for user in data["users"]:
+        del user["code_scope"]
+    for row in (*data["sets"], *data["cards"]):  # bob's unlisted set had a free code then
+        key = "code" if "code" in row else "set"
+        row[key] = "trolls" if row[key] == "bob-set" else row[key]
+    path.write_text(json.dumps(data))
+    wipe()
+    run_restore(path)
+    moved = CardSet.objects.get(name="Bob's")
+    assert moved.code == "bob-trolls" and moved.cards.count() == 1
+    alice = User.objects.get(username="alice")
+    assert CardSet.objects.get(code="alice-set").owner == alice  # in its scope: kept
+    assert CardSet.objects.filter(code="munchkin-core", owner=None).exists()  # official: free
+    assert CodeScope.objects.count() == User.objects.count()
 
 
 def test_the_file_says_what_it_is(site: None, tmp_path: Path) -> None:

@@ -99,12 +99,13 @@ def test_owner_creates_a_private_set(alice: User, bob: User) -> None:
     )
     assert response.status_code == 201, response.content
     body = response.json()
-    assert body["object"] == "set" and body["code"] == "my-set" and body["name"] == "My Set"
+    # The code is put in alice's scope: no code she asks for can meet another user's set.
+    assert body["object"] == "set" and body["code"] == "alice-my-set" and body["name"] == "My Set"
     assert body["visibility"] == "private" and body["cards"] == 0 and body["cards_in_box"] == 40
-    card_set = CardSet.objects.get(code="my-set")
+    card_set = CardSet.objects.get(code="alice-my-set")
     assert card_set.owner == alice and not card_set.official
-    assert client_for(bob).get("/api/sets/my-set/").status_code == 404
-    assert client_for(alice).get("/api/sets/my-set/").status_code == 200
+    assert client_for(bob).get("/api/sets/alice-my-set/").status_code == 404
+    assert client_for(alice).get("/api/sets/alice-my-set/").status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -126,7 +127,7 @@ def test_a_bad_set_names_its_field(
     error = assert_error(response, 400)
     assert error["errors"][0]["path"] == path
     assert fragment in error["errors"][0]["message"]
-    assert list(CardSet.everything.values_list("code", flat=True)) == ["taken"]
+    assert list(CardSet.everything.values_list("code", flat=True)) == ["alice-taken"]
 
 
 @pytest.mark.parametrize(("who", "visibility", "status"), ACCESS)
@@ -399,12 +400,12 @@ def test_a_token_can_write(alice: User) -> None:
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     response = client.post("/api/sets/", {"code": "by-token", "name": "By Token"}, format="json")
     assert response.status_code == 201, response.content
-    assert CardSet.objects.get(code="by-token").owner == alice
+    assert CardSet.objects.get(code="alice-by-token").owner == alice
 
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}x")
     refused = client.post("/api/sets/", {"code": "by-bad", "name": "Bad"}, format="json")
     assert_error(refused, 401, "authentication_failed")
-    assert not CardSet.everything.filter(code="by-bad").exists()
+    assert not CardSet.everything.filter(code__endswith="by-bad").exists()
 
 
 def test_writes_are_throttled_and_reads_are_not(
@@ -419,9 +420,9 @@ def test_writes_are_throttled_and_reads_are_not(
     third = client.post("/api/sets/", {"code": "three", "name": "three"}, format="json")
     body = assert_error(third, 429, "throttled")
     assert int(third["Retry-After"]) > 0 and "throttled" in body["details"]
-    assert not CardSet.everything.filter(code="three").exists()
+    assert not CardSet.everything.filter(code="alice-three").exists()
     for _ in range(3):
-        assert client.get("/api/sets/one/").status_code == 200
+        assert client.get("/api/sets/alice-one/").status_code == 200
 
 
 def test_the_write_rate_falls_back_when_the_settings_lack_it(

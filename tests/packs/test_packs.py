@@ -96,7 +96,7 @@ def test_query_copies_include_and_exclude(catalog: None) -> None:
 
 
 def test_cards_failing_validation_are_left_out_unless_kept(catalog: None, alice: User) -> None:
-    card_set = set_create(owner=alice, code="broken", name="Broken")
+    card_set = set_create(owner=alice, code="alice-broken", name="Broken")
     card = card_create(card_set=card_set, actor=alice, document=monster_document("Shaky"))
     CardCheck.objects.filter(document_hash=card.document_hash).update(
         status="fail", messages=["it crashed"]
@@ -104,11 +104,13 @@ def test_cards_failing_validation_are_left_out_unless_kept(catalog: None, alice:
     assert CardCheck.objects.filter(
         document_hash=card.document_hash, check_version=check_version()
     ).exists()
-    built = pack_build(actor=alice, set_codes=["broken", "munchkin-core"])
+    built = pack_build(actor=alice, set_codes=["alice-broken", "munchkin-core"])
     assert built.report["left_out"] == [
-        {"set": "broken", "card": "Shaky", "why": "fails validation"}
+        {"set": "alice-broken", "card": "Shaky", "why": "fails validation"}
     ]
-    kept = pack_build(actor=alice, set_codes=["broken", "munchkin-core"], include_failing=True)
+    kept = pack_build(
+        actor=alice, set_codes=["alice-broken", "munchkin-core"], include_failing=True
+    )
     assert kept.report["failing_included"][0]["card"] == "Shaky"
 
 
