@@ -8,6 +8,8 @@ waits on the database or draws a face holds a thread, not a whole process).
 import multiprocessing
 import os
 
+from cardsite.settings import env_bool
+
 # Two processes per core, at least two, keep both cores busy while one waits on SQLite's lock.
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, 2 * multiprocessing.cpu_count())))
 worker_class = "gthread"
@@ -23,8 +25,18 @@ max_requests_jitter = max_requests // 10
 # Access lines to stdout when asked (the load test leaves them off; a platform's router logs).
 accesslog = "-" if os.environ.get("WEB_ACCESS_LOG", "").lower() in {"1", "true", "yes"} else None
 errorlog = "-"
-# Behind a TLS-terminating proxy on another host, FORWARDED_ALLOW_IPS names it.
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Whether a request came over HTTPS is taken from a proxy's X-Forwarded-Proto only when the
+# site is told to trust one (TRUST_X_FORWARDED_PROTO, which Django follows too), and then only
+# from FORWARDED_ALLOW_IPS. Otherwise gunicorn honours no such header from anyone, loopback
+# and Unix sockets included: a client cannot claim HTTPS and skip the redirect to it.
+secure_scheme_headers: dict[str, str]
+if env_bool("TRUST_X_FORWARDED_PROTO", False):
+    forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    secure_scheme_headers = {"X-FORWARDED-PROTO": "https"}
+else:
+    forwarded_allow_ips = ""
+    secure_scheme_headers = {}
+    forwarder_headers = ""
 # The app (Django, the rules engine, the face renderer) is imported once, before the processes
 # are forked: they start warm and share those pages of memory.
 preload_app = True

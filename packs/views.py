@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_cache_control
 
 from catalog import selectors as catalog_selectors
 from catalog.exports import UnknownExporter, exporter_get
@@ -133,4 +134,5 @@ def pack_download(request: HttpRequest, pack_id: int, fmt: str) -> HttpResponse:
     filename, content_type, content = exporter.render(document=pack.document)
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    patch_cache_control(response, private=True)  # the builder's own: no shared cache keeps it
     return response

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.urls import path
+from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
@@ -74,6 +75,7 @@ class ProxySheets(ApiView):
             raise NotFound(str(exc)) from exc
         response = HttpResponse(content, content_type=content_type)
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        patch_cache_control(response, private=True)  # may hold the requester's own sets
         return response
 
 

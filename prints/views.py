@@ -10,6 +10,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from PIL import Image, ImageDraw
 
 from accounts.limits import TooManyRequests, identities, rate_limit
@@ -77,6 +78,7 @@ def proxies(request: HttpRequest) -> HttpResponse:
                     )
                     response = HttpResponse(content, content_type=content_type)
                     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+                    patch_cache_control(response, private=True)  # may hold the user's own sets
                     return response
                 if not request.user.is_authenticated:
                     return redirect_to_login(request.get_full_path())
@@ -159,6 +161,7 @@ def proxy_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
         raise Http404("The PDF has expired")
     response = HttpResponse(job.pdf.read(), content_type="application/pdf")
     response["Content-Disposition"] = 'attachment; filename="proxies.pdf"'
+    patch_cache_control(response, private=True)  # the job's owner's own
     return response
 
 

@@ -1,6 +1,7 @@
 """`manage.py serve`: the production processes (gunicorn, a task worker) started, checked
 and stopped for real, on the test database, with the production settings (DEBUG off)."""
 
+import contextlib
 import gzip
 import io
 import os
@@ -242,3 +243,59 @@ def test_bad_storage_or_https_settings_fail_loudly(variable: str, value: str, me
     result = _production_python("import django; django.setup()", **{variable: value})
     assert result.returncode != 0
     assert message in result.stderr
+
+
+@contextlib.contextmanager
+def _serving(env: dict[str, str], log: Path) -> Iterator[str]:
+    """`serve` with one web process in `env`, on a free loopback port: its address."""
+    port = free_port()
+    command = [sys.executable, MANAGE, "serve", "--bind", f"127.0.0.1:{port}", "--workers", "1"]
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + 90
+        while True:  # any answer will do, a redirect to HTTPS included: the server is up
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            try:
+                _status(f"http://127.0.0.1:{port}/", {})
+                break
+            except OSError:
+                time.sleep(0.3)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def _status(url: str, headers: dict[str, str]) -> tuple[int, str]:
+    """The status and Location of one GET, redirects not followed."""
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(urllib.request.Request(url, headers=headers), timeout=30) as response:
+            return response.status, response.headers.get("Location", "")
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Location", "")
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_x_forwarded_proto_is_believed_only_when_the_site_is_told_to(
+    transactional_db: None, tmp_path: Path, trusted: bool
+) -> None:
+    """With HTTPS=true, a plain-HTTP request is redirected to HTTPS. A client claiming HTTPS
+    with X-Forwarded-Proto (even from loopback, which gunicorn trusted by default) skips that
+    only when TRUST_X_FORWARDED_PROTO says a proxy in front sets the header."""
+    env = loopback_server_environment(tmp_path)
+    env |= {"HTTPS": "true", "TRUST_X_FORWARDED_PROTO": "true" if trusted else "false"}
+    prepare_loopback_site(env)
+    with _serving(env, tmp_path / "serve.log") as url:
+        plain = _status(url + "/", {})
+        claimed = _status(url + "/", {"X-Forwarded-Proto": "https"})
+    assert plain[0] == 301 and plain[1].startswith("https://127.0.0.1")
+    assert claimed[0] == (200 if trusted else 301), claimed

@@ -233,6 +233,11 @@ def test_builder_page_previews_then_builds(client: Client, catalog: None, alice:
     assert "No trolls" in detail and 'data-testid="blend-report"' in detail
     download = client.get(f"/packs/{pack.pk}/download.json")
     assert parse_pack(json.loads(download.content)).name == "No trolls"
+    # The builder's own files: no shared cache (a proxy, a CDN) may keep any of them.
+    for fmt in ("json", "yaml", "tts"):
+        response = client.get(f"/packs/{pack.pk}/download.{fmt}")
+        assert response.status_code == 200
+        assert "private" in response["Cache-Control"], fmt
 
 
 def test_builder_page_reports_problems(client: Client, catalog: None) -> None:

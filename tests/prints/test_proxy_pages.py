@@ -74,6 +74,7 @@ def test_a_small_selection_downloads_at_once(client: Client, core: None) -> None
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
     assert pages_of(response.content) == 2  # the 100% page, then one page of Door faces
+    assert response["Cache-Control"] == "private"  # it may hold the user's own sets
 
 
 def test_bad_options_are_shown_and_nothing_is_made(client: Client, core: None) -> None:
@@ -114,6 +115,7 @@ def test_a_large_selection_becomes_a_background_job(
     assert 'data-testid="proxy-download"' in page and "refresh" not in page
     pdf = client.get(f"/proxies/jobs/{job.pk}/proxies.pdf")
     assert pdf.content.startswith(b"%PDF")
+    assert pdf["Cache-Control"] == "private"  # the job's owner's own file
     other = Client()
     other.force_login(User.objects.create_user("dave"))
     assert other.get(f"/proxies/jobs/{job.pk}/").status_code == 404
@@ -128,6 +130,7 @@ def test_the_api_returns_the_pdf(core: None) -> None:
     )
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert pages_of(response.content) >= 4  # a Door page and a Treasure page, each with backs
+    assert response["Cache-Control"] == "private"
     bad = client.post("/api/proxies/", {"cards": ["Net Troll"], "bleed": 9}, format="json").json()
     assert bad["status"] == 400 and bad["errors"][0]["path"] == "bleed"
     unknown = client.post("/api/proxies/", {"cards": ["Net Trol"]}, format="json").json()
