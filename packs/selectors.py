@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from catalog.models import Card, CardSet
+from catalog.search import QueryTooComplex
 from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
 from packs.models import Pack
 from validator.engine import nearest_word
@@ -61,7 +62,10 @@ def pack_candidates(
     sets = pack_sets(actor=actor, set_codes=set_codes)
     cards = Card.objects.select_related("card_set").filter(card_set__in=sets)
     if query.strip():
-        matched, warnings = card_search(query=query, viewer=actor)
+        try:
+            matched, warnings = card_search(query=query, viewer=actor)
+        except QueryTooComplex as exc:
+            raise PackBuildError([("query", str(exc))]) from exc
         if warnings:
             raise PackBuildError([("query", warning) for warning in warnings])
         cards = cards.filter(pk__in=matched.values("pk"))

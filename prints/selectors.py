@@ -9,6 +9,7 @@ from django.core.cache import caches
 from django.db.models import Q
 
 from catalog.models import Card, CardSet
+from catalog.search import QueryTooComplex
 from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
 from prints.faces import RENDERER_VERSION, render_face
 from prints.sheets import ProxyCard, ProxyError
@@ -83,7 +84,10 @@ def proxy_cards_from_catalog(
     if query is not None and query.strip():
         if names:
             raise ProxyError("choose cards by a query or by name, not both")
-        matched, warnings = card_search(query=query, viewer=viewer)
+        try:
+            matched, warnings = card_search(query=query, viewer=viewer)
+        except QueryTooComplex as exc:
+            raise ProxyError(str(exc)) from exc
         if warnings:
             raise ProxyError(f"the query {query!r} is not understood: " + "; ".join(warnings))
         cards = cards.filter(pk__in=matched.values("pk"))

@@ -17,7 +17,7 @@ from catalog.search.facets import BAD_STUFF_KINDS
 from catalog.search.fulltext import text_match
 from catalog.search.parser import And, Node, Not, Term, parse
 from validator.checks import check_version
-from validator.engine import KINDS, Slot, nearest_word
+from validator.engine import KINDS, Slot, nearest_word, whole_number
 from validator.engine import CardTag as TagVocabulary
 from validator.models import CardCheck
 
@@ -31,6 +31,10 @@ ORDERS = {
     "gold": ("gold",),
     "set": ("card_set__code",),
 }
+# Numbers in a query compare with stored stats, which the effect language keeps within a
+# million; a wider range here still fits every database column and never overflows.
+NUMBER_RANGE = 1_000_000_000
+
 NUMBERS = {
     "lvl": "level",
     "level": "level",
@@ -211,10 +215,12 @@ class _Compiler:
 
     def number(self, term: Term, value: str) -> Q | None:
         column = NUMBERS[term.key or ""]
-        try:
-            number = int(value)
-        except ValueError:
-            self.warnings.append(f"{term.raw}: {value!r} is not a whole number")
+        number = whole_number(value, low=-NUMBER_RANGE, high=NUMBER_RANGE)
+        if number is None:
+            self.warnings.append(
+                f"{term.raw}: {value!r} is not a whole number from "
+                f"{-NUMBER_RANGE:,} to {NUMBER_RANGE:,}"
+            )
             return None
         if term.op == "!=":
             return ~Q(**{column: number}) & Q(**{f"{column}__isnull": False})

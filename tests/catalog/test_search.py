@@ -7,6 +7,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
 
 from catalog.models import CardSet
+from catalog.search import MAX_NESTING, QueryTooComplex
 from catalog.search.parser import MAX_QUERY_LENGTH, And, Not, Or, Term, parse
 from catalog.selectors import card_search
 from catalog.services import set_create
@@ -194,3 +195,21 @@ def test_the_owner_is_still_offered_their_own_sets(alices_sets: None, alice: Use
     assert "did you mean 'alice-unlisted'?" in warnings[0]
     _, warnings = card_search(query="set:alice-unlisted", viewer=AnonymousUser())
     assert warnings == []  # the code reaches an unlisted set, like its link
+
+
+def test_nesting_beyond_the_limit_is_refused_and_within_it_parses() -> None:
+    inner = parse("(" * MAX_NESTING + "x").node
+    assert isinstance(inner, Term) and inner.value == "x"
+    assert parse("-" * MAX_NESTING + "x").node is not None
+    for query in ("(" * (MAX_NESTING + 1) + "x", "-(" * 11 + "x"):
+        with pytest.raises(QueryTooComplex, match=f"more than {MAX_NESTING} deep"):
+            parse(query)
+
+
+@pytest.mark.parametrize("value", ["1" + "0" * 30, str(2**63), "²", "٣"])
+def test_numbers_beyond_any_column_warn_instead_of_overflowing(
+    core_catalog: None, value: str
+) -> None:
+    cards, warnings = card_search(query=f"level>{value}", viewer=AnonymousUser())
+    assert "is not a whole number from -1,000,000,000 to 1,000,000,000" in warnings[0]
+    assert list(cards) == []
