@@ -1,8 +1,9 @@
 """Gunicorn's settings for the card site (`manage.py serve` passes this file with `-c`).
 
 Each value can be changed by the environment, so one machine's choice needs no edit here:
-WEB_CONCURRENCY processes, each with WEB_THREADS threads (the gthread worker: a request that
-waits on the database or draws a face holds a thread, not a whole process).
+WEB_CONCURRENCY processes, each running the site (`cardsite.asgi:application`) on an event
+loop with gunicorn's asgi worker. Connections wait on the loop, so slow clients hold no
+thread; the requests' own code runs in WEB_THREADS threads per process (cardsite/asgi.py).
 """
 
 import multiprocessing
@@ -12,8 +13,8 @@ from cardsite.settings import env_bool
 
 # Two processes per core, at least two, keep both cores busy while one waits on SQLite's lock.
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, 2 * multiprocessing.cpu_count())))
-worker_class = "gthread"
-threads = int(os.environ.get("WEB_THREADS", "4"))
+worker_class = "asgi"
+asgi_lifespan = "off"  # Django has no startup or shutdown hooks to run
 # A proxy PDF of 200 copies drawn from cold takes a few seconds; nothing takes a minute.
 timeout = int(os.environ.get("WEB_TIMEOUT", "60"))
 graceful_timeout = 30

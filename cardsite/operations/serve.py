@@ -11,6 +11,7 @@ README's "Beyond one machine".
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -43,9 +44,10 @@ def serve(
 ) -> None:
     """Serve the site on `bind` (host:port) with gunicorn and, under TASKS_BACKEND=database,
     `task_workers` task worker processes beside it, until SIGTERM or Ctrl-C; then stop them
-    all and write "Stopped.". `workers` and `threads` override gunicorn's configuration when
-    given. A site not ready to serve (migrations pending, no cache table, no collected static
-    files) is refused; a process that stops by itself stops the others and raises."""
+    all and write "Stopped.". `workers` (gunicorn's processes) and `threads` (each process's
+    threads for requests' code, WEB_THREADS) override the configuration when given. A site
+    not ready to serve (migrations pending, no cache table, no collected static files) is
+    refused; a process that stops by itself stops the others and raises."""
     _refuse_unready_site()
     children = _start(
         bind=bind, workers=workers, threads=threads, task_workers=task_workers, stdout=stdout
@@ -109,18 +111,18 @@ def _start(
     task_workers: int,
     stdout: OutputWrapper,
 ) -> Children:
-    gunicorn = [sys.executable, "-m", "gunicorn", "cardsite.wsgi:application"]
+    gunicorn = [sys.executable, "-m", "gunicorn", "cardsite.asgi:application"]
     gunicorn += ["--config", str(GUNICORN_CONF), "--bind", bind]
     if workers:
         gunicorn += ["--workers", str(workers)]
-    if threads:
-        gunicorn += ["--threads", str(threads)]
+    # The threads of each web process are the application's own (cardsite/asgi.py).
+    web_env = {**os.environ, **({"WEB_THREADS": str(threads)} if threads else {})}
     backend = settings.TASKS["default"]["BACKEND"]
     task_workers = task_workers if backend == DATABASE_BACKEND else 0
     manage = str(Path(settings.BASE_DIR) / "manage.py")
     worker = [sys.executable, manage, "db_worker", "--no-reload", "--interval", "0.5"]
 
-    children = [("gunicorn", subprocess.Popen(gunicorn, cwd=settings.BASE_DIR))]
+    children = [("gunicorn", subprocess.Popen(gunicorn, cwd=settings.BASE_DIR, env=web_env))]
     children += [
         (f"task worker {n + 1}", subprocess.Popen(worker, cwd=settings.BASE_DIR))
         for n in range(task_workers)

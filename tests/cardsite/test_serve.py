@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -243,6 +244,82 @@ def test_bad_storage_or_https_settings_fail_loudly(variable: str, value: str, me
     result = _production_python("import django; django.setup()", **{variable: value})
     assert result.returncode != 0
     assert message in result.stderr
+
+
+class SlowClients:
+    """Sockets that each send the start of a request and then one more line every `pace`
+    seconds, never finishing it: half dribble header lines, half a body they announced.
+    Started in a thread of its own; `rounds` counts the lines sent to every socket."""
+
+    def __init__(self, address: tuple[str, int], count: int, pace: float) -> None:
+        self.address, self.count, self.pace = address, count, pace
+        self.sockets: list[socket.socket] = []
+        self.rounds = 0
+        self.started = threading.Event()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        for number in range(self.count):
+            sock = socket.create_connection(self.address, timeout=10)
+            if number % 2:
+                start = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            else:
+                start = (
+                    b"POST /api/validate/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+                )
+            sock.sendall(start)
+            self.sockets.append(sock)
+        self.started.set()
+        while not self.stop.wait(self.pace):
+            for number, sock in enumerate(self.sockets):
+                sock.sendall(b"X-Slow: 1\r\n" if number % 2 else b" ")
+            self.rounds += 1
+
+    def all_open(self) -> bool:
+        """Whether the server still holds every socket open (none was closed on its side)."""
+        for sock in self.sockets:
+            sock.setblocking(False)
+            try:
+                if sock.recv(1, socket.MSG_PEEK) == b"":
+                    return False  # closed by the server
+            except BlockingIOError:
+                pass  # open, nothing said: still waiting for the rest of the request
+            finally:
+                sock.setblocking(True)
+        return True
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=30)
+        for sock in self.sockets:
+            sock.close()
+
+
+def test_slow_clients_do_not_keep_others_waiting(site: dict[str, Any]) -> None:
+    """Issue 15, item 5: 64 sockets each sending a header line every 2 s held every thread
+    of the threaded worker. Here 128 slow sockets (headers or a body, a line a second) are
+    open against 2 processes of 2 threads, and meanwhile the home page answers each time."""
+    host, port = site["url"].removeprefix("http://").split(":")
+    slow = SlowClients((host, int(port)), count=128, pace=1.0)
+    slow.thread.start()
+    try:
+        assert slow.started.wait(timeout=60), "the slow sockets could not all connect"
+        began = time.monotonic()
+        times: list[float] = []
+        # At least 20 answers, over at least 4 s: each slow socket sends several lines meanwhile.
+        while len(times) < 20 or time.monotonic() - began < 4:
+            asked = time.monotonic()
+            status, _, body = _get(site["url"] + "/")
+            times.append(time.monotonic() - asked)
+            assert status == 200 and b"Munchkin" in body
+        rounds = slow.rounds
+        assert slow.all_open(), "the server dropped slow sockets instead of waiting for them"
+    finally:
+        slow.close()
+    assert rounds >= 3, rounds  # the slow clients kept dribbling while the pages answered
+    assert max(times) < 5.0, times  # generous: alone a page takes a few tens of ms
 
 
 @contextlib.contextmanager
