@@ -3,7 +3,8 @@
 Reads a request from standard input as JSON, sends it through Django's test client against the
 database named by DATABASE_URL (the test database, which the calling test has committed to), and
 prints one JSON line: the status, the content type, the start of the body, and what the request
-alone cost in CPU seconds and in growth of the process's peak memory (ru_maxrss).
+alone cost in CPU seconds and in memory: its peak (VmHWM, reset before it) over what the
+process held before it.
 
 A process of its own because the cost is the point: a runaway input must be measurable, and
 killable, without taking the test run with it.
@@ -11,8 +12,10 @@ killable, without taking the test run with it.
 
 import json
 import os
+import re
 import resource
 import sys
+from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
@@ -31,8 +34,24 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _status_kib(field: str) -> int:
+    match = re.search(rf"^{field}:\s+(\d+) kB", Path("/proc/self/status").read_text(), re.M)
+    assert match is not None, field
+    return int(match.group(1))
+
+
+def start_peak() -> int:
+    """Reset the process's high-water mark of memory (Linux: VmHWM) to what it holds now, and
+    return that: the peak read afterwards is then the request's own, not the warm-up's."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:  # a kernel without it: the peak since start, a figure that can only be low
+        return peak_kib()
+    return _status_kib("VmRSS")
+
+
 def peak_kib() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return _status_kib("VmHWM")
 
 
 def send(client: Client, spec: dict[str, Any]) -> Any:
@@ -67,7 +86,7 @@ def main() -> None:
     # Requests that set the scene (earlier attempts a limit counts), sent but not measured.
     for earlier in spec.get("before", []):
         send(client, earlier)
-    before_cpu, before_peak = cpu_seconds(), peak_kib()
+    before_cpu, before_peak = cpu_seconds(), start_peak()
     responses = [send(client, spec) for _ in range(spec.get("repeat", 1))]
     after_cpu, after_peak = cpu_seconds(), peak_kib()
     last = responses[-1]
