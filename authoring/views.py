@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -158,8 +159,10 @@ def card_new(request: HttpRequest, code: str) -> HttpResponse:
     card_id = whole_number(source_id, low=1, high=MAX_ROW_ID)
     if source_id and card_id is None:
         raise Http404(f"No card with id {source_id}")
-    if card_id is not None:  # "start from" another card the user may see
-        source = catalog_selectors.card_get(card_id=card_id, viewer=_user(request))
+    if card_id is not None:  # "start from" another card the user may see (`set`: see card_get)
+        source = catalog_selectors.card_get(
+            card_id=card_id, viewer=_user(request), set_code=request.GET.get("set")
+        )
         if source is None:
             raise Http404(f"No card with id {source_id}")
         initial = _initial(source.document, None)
@@ -173,13 +176,15 @@ def card_new(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 def card_new_from(request: HttpRequest) -> HttpResponse:
     """ "Start from" a card the user may see: the editor of a new card in one of their sets,
-    filled with that card's document (nothing is saved until they save)."""
+    filled with that card's document (nothing is saved until they save). The code of the
+    card's set, when an unlisted set's card page sent it (`set`), is passed on."""
     into = request.GET.get("into", "")
     source = request.GET.get("from", "")
     card_set = _editable_set(request, into)
     if whole_number(source, low=1, high=MAX_ROW_ID) is None:
         raise Http404("No card to start from")
-    return redirect(f"{reverse('authoring:card_new', args=[card_set.code])}?from={source}")
+    query = {"from": source} | ({"set": proof} if (proof := request.GET.get("set")) else {})
+    return redirect(f"{reverse('authoring:card_new', args=[card_set.code])}?{urlencode(query)}")
 
 
 @login_required
@@ -343,7 +348,9 @@ def card_delete(request: HttpRequest, code: str, slug: str) -> HttpResponse:
 @require_POST
 def card_restore(request: HttpRequest, card_id: int) -> HttpResponse:
     card = Card.everything.select_related("card_set").filter(pk=card_id).first()
-    if card is None or card.deleted_at is None:
+    # By its id alone: a deleted card of a set the user may not change does not exist for
+    # them (a 403 would say it does, and name its set).
+    if card is None or card.deleted_at is None or not can_edit_set(_user(request), card.card_set):
         raise Http404("No such deleted card")
     _editable_set(request, card.card_set.code)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet, Sum
 
 from catalog.exports.set_yaml import SetFile, set_info
+from catalog.faces import face_key
 from catalog.models import Card, CardSet
 from catalog.search.compiler import compile_query
 from validator.checks import SUMMARY_KEYS, CardReport, coverage
@@ -254,13 +256,33 @@ def card_search_page(*, query: str, viewer: Viewer, page: int, per_page: int) ->
     return SearchPage([rows[i] for i in ids], total, page, per_page, warnings)
 
 
-def card_get(*, card_id: int, viewer: Viewer) -> Card | None:
-    """A card of a set the viewer may open, or None."""
-    return (
+def card_get(*, card_id: int, viewer: Viewer, set_code: str | None = None) -> Card | None:
+    """A card by its id, or None. Ids are sequential, so an id alone finds only a card of a
+    set listed for the viewer (official, public, their own); a card of an unlisted set is
+    found only when `set_code` is its set's code (the code is that set's secret, like its
+    link). Another user's private set's cards are never found."""
+    reachable = Q(card_set__in=listed_sets(viewer=viewer))
+    if set_code:
+        reachable |= Q(card_set__in=visible_sets(viewer=viewer), card_set__code=set_code)
+    return Card.objects.select_related("card_set").filter(reachable, pk=card_id).first()
+
+
+def card_by_face(*, card_id: int, viewer: Viewer, face: str) -> Card | None:
+    """A card by its id and the key its face is addressed by, or None: by id alone a card of
+    a set listed for the viewer (`card_get`); a card of an unlisted set only when `face` is
+    its face's current key, which only its set's pages (and the API's answers to those who
+    name the set) give out."""
+    card = card_get(card_id=card_id, viewer=viewer)
+    if card is not None:
+        return card
+    card = (
         Card.objects.select_related("card_set")
         .filter(pk=card_id, card_set__in=visible_sets(viewer=viewer))
         .first()
     )
+    if card is None or not hmac.compare_digest(face_key(card), face):
+        return None
+    return card
 
 
 def set_get(*, code: str, viewer: Viewer) -> CardSet | None:

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from accounts.selectors import user_get
 from catalog import selectors
+from catalog.addresses import card_art_url, set_proof
 from catalog.faces import face_key
 from catalog.forms import SetFilterForm
 from catalog.permissions import can_edit_set, is_public
@@ -92,12 +93,14 @@ def search_help(request: HttpRequest) -> HttpResponse:
 
 
 def card_art(request: HttpRequest, card_id: int) -> FileResponse:
-    """A card's uploaded art, for viewers who may see the card.
+    """A card's uploaded art, for viewers who may see the card: by its id alone a card of a
+    set listed for them, an unlisted set's card when `?set=` names its set (the address its
+    pages give, `catalog.addresses.card_art_url`).
 
     Read through the storage API rather than left to a media URL, so it works under any
     storage backend (local files, S3-compatible, ...) and with DEBUG off, and so a private
     set's art is only shown to those who may open the set."""
-    card = selectors.card_get(card_id=card_id, viewer=request.user)
+    card = selectors.card_get(card_id=card_id, viewer=request.user, set_code=request.GET.get("set"))
     if card is None:
         raise Http404(f"No card with id {card_id}")
     if not card.art:
@@ -125,6 +128,8 @@ def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
             "detail": detail,
             "card": detail.card,
             "face_key": face_key(detail.card),
+            "art_url": card_art_url(detail.card),
+            "set_proof": set_proof(detail.card.card_set),
             "printings": selectors.card_printings(card=detail.card, viewer=request.user),
             "can_edit": can_edit_set(request.user, detail.card.card_set),
             "start_into": selectors.sets_editable_by(viewer=request.user),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from catalog.models import Card, CardSet
 from catalog.search import QueryTooComplex
@@ -55,10 +55,19 @@ def pack_sets(*, actor: Viewer | None, set_codes: Sequence[str]) -> list[CardSet
 
 
 def pack_candidates(
-    *, actor: Viewer | None, set_codes: Sequence[str], query: str = "", include: Sequence[int] = ()
+    *,
+    actor: Viewer | None,
+    set_codes: Sequence[str],
+    query: str = "",
+    include: Sequence[int] = (),
+    include_sets: Sequence[str] = (),
 ) -> list[Card]:
     """The cards a pack may hold before copies and exclusions: those of the sets, narrowed by
-    a search query (a query with warnings is refused, not half-applied), plus single cards."""
+    a search query (a query with warnings is refused, not half-applied), plus single cards.
+
+    Card ids are sequential, so an `include`d id reaches a card of a set listed for the
+    actor, of one of the pack's sets, or of a set named in `include_sets` (the sets of the
+    builder's "Name@set-code" lines): an unlisted set only by its code."""
     sets = pack_sets(actor=actor, set_codes=set_codes)
     cards = Card.objects.select_related("card_set").filter(card_set__in=sets)
     if query.strip():
@@ -73,7 +82,8 @@ def pack_candidates(
     if include:
         pool = Card.objects.all()
         if actor is not None:
-            pool = pool.filter(card_set__in=visible_sets(viewer=actor))
+            named = visible_sets(viewer=actor).filter(code__in=[*set_codes, *include_sets])
+            pool = pool.filter(Q(card_set__in=listed_sets(viewer=actor)) | Q(card_set__in=named))
         extra = {c.pk: c for c in pool.select_related("card_set").filter(pk__in=include)}
         missing = sorted(set(include) - set(extra))
         if missing:

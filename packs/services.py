@@ -46,6 +46,7 @@ def pack_build(
     query: str = "",
     copies: Mapping[int, int] | None = None,
     include: Sequence[int] = (),
+    include_sets: Sequence[str] = (),
     exclude: Sequence[int] = (),
     include_failing: bool = False,
     name: str = "",
@@ -53,14 +54,21 @@ def pack_build(
     """Choose a pack's cards and build its document (see validator/engine/pack.py).
 
     The cards of `set_codes` (every set the actor may see; None: the site itself, every set),
-    narrowed by a search `query`, plus the `include`d card ids, less the `exclude`d ones, with
+    narrowed by a search `query`, plus the `include`d card ids (of sets listed for the actor,
+    of `set_codes` or of `include_sets`: see pack_candidates), less the `exclude`d ones, with
     `copies` changed per card id (0 leaves a card out). Cards that fail validation are left out
     unless `include_failing`; cards never checked are checked first. Any problem (an unknown
     set, a query with warnings, an empty selection) raises PackBuildError; nothing is written
     except validation reports."""
     chosen = {
         c.pk: c
-        for c in pack_candidates(actor=actor, set_codes=set_codes, query=query, include=include)
+        for c in pack_candidates(
+            actor=actor,
+            set_codes=set_codes,
+            query=query,
+            include=include,
+            include_sets=include_sets,
+        )
     }
     sets = pack_sets(actor=actor, set_codes=set_codes)
     for card_id in exclude:

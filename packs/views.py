@@ -66,6 +66,8 @@ def pack_new(request: HttpRequest) -> HttpResponse:
                 "set_codes": form.cleaned_data["sets"],
                 "query": form.cleaned_data["query"],
                 "include": include,
+                # The lines' set codes: an unlisted set's card is included by its code.
+                "include_sets": sorted({line.rpartition("@")[2].strip() for line in references}),
             }
             try:
                 candidates = selectors.pack_candidates(actor=request.user, **options)

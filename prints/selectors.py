@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ from django.core.cache import caches
 from django.db.models import Q
 
 from catalog.models import Card, CardSet
+from catalog.permissions import is_public
 from catalog.search import QueryTooComplex
 from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
 from prints.faces import RENDERER_VERSION, render_face
@@ -17,8 +19,16 @@ from validator.engine import nearest_word
 
 
 def face_key(card: Card) -> str:
-    """What a face is cached and addressed by: the document and the renderer's version."""
-    return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
+    """What a face is cached and addressed by: the document and the renderer's version.
+
+    The face of a card of a set not public (unlisted, private) is addressed by a digest of
+    its document *and its set's code*: its address is found by the card's id only with it
+    (catalog.selectors.card_by_face), and a document is not secret (a card started from an
+    official one holds that card's document), the set's code is."""
+    if is_public(card.card_set):
+        return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
+    bound = hashlib.sha256(f"{card.document_hash}:{card.card_set.code}".encode()).hexdigest()
+    return f"{bound[:16]}-{RENDERER_VERSION}"
 
 
 def card_face(*, card: Card) -> tuple[str, bytes]:

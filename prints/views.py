@@ -25,8 +25,10 @@ from prints.sources import pack_source
 
 
 def card_face(request: HttpRequest, card_id: int, digest: str) -> HttpResponse:
-    """A card's face; the URL names the document, so it can be cached for good."""
-    card = catalog_selectors.card_get(card_id=card_id, viewer=request.user)
+    """A card's face; the URL names the document, so it can be cached for good. A stale
+    digest is redirected to the current face only for a card its id alone reaches (a set
+    listed for the viewer); an unlisted set's card is found only by its current digest."""
+    card = catalog_selectors.card_by_face(card_id=card_id, viewer=request.user, face=digest)
     if card is None:
         raise Http404(f"No card with id {card_id}")
     current, png = selectors.card_face(card=card)

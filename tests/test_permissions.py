@@ -325,7 +325,10 @@ READS = {
     "card history": lambda w, v: f"/sets/{w.sets[v].code}/{w.cards[v].slug}/history/",
     "set YAML": lambda w, v: f"/sets/{w.sets[v].code}/export.yaml",
     "API set": lambda w, v: f"/api/sets/{w.sets[v].code}/",
-    "API card": lambda w, v: f"/api/cards/{w.cards[v].pk}/",
+    # An unlisted set's card is reached by its id with its set's code (its page gives both).
+    "API card": lambda w, v: (
+        f"/api/cards/{w.cards[v].pk}/" + (f"?set={w.sets[v].code}" if v == "unlisted" else "")
+    ),
 }
 
 
@@ -337,6 +340,17 @@ def test_private_sets_are_404_to_everyone_but_their_owner(
 ) -> None:
     response = client_for(role, world).get(READS[read](world, visibility))
     hidden = visibility == "private" and role != "owner"
+    assert response.status_code == (404 if hidden else 200)
+
+
+@pytest.mark.parametrize("visibility", ["private", "unlisted", "public"])
+@pytest.mark.parametrize("role", ROLES)
+def test_a_card_id_alone_reaches_only_sets_listed_for_the_viewer(
+    world: World, visibility: str, role: str
+) -> None:
+    """Card ids are sequential: stepping through them must not find an unlisted set."""
+    response = client_for(role, world).get(f"/api/cards/{world.cards[visibility].pk}/")
+    hidden = visibility != "public" and role != "owner"
     assert response.status_code == (404 if hidden else 200)
 
 

@@ -103,7 +103,11 @@ def _set(request: Request, code: str) -> CardSet:
 
 
 def _card(request: Request, card_id: int) -> Card:
-    card = selectors.card_get(card_id=card_id, viewer=request.user)
+    # By its id alone, a card of a set listed for the requester; an unlisted set's card when
+    # `?set=` names its set (see card_get).
+    card = selectors.card_get(
+        card_id=card_id, viewer=request.user, set_code=request.query_params.get("set")
+    )
     if card is None:
         raise NotFound(f"no card with id {card_id}")
     return card
@@ -240,9 +244,18 @@ class CardList(WriteView):
 
 
 class CardDetail(WriteView):
-    @extend_schema(responses=CardOutput)
+    @extend_schema(
+        responses=CardOutput,
+        parameters=[
+            OpenApiParameter(
+                "set", str, description="the card's set code, to reach an unlisted set's card"
+            )
+        ],
+    )
     def get(self, request: Request, card_id: int) -> Response:
-        """One card of a set the requester may see."""
+        """One card of a set listed for the requester (official, public, their own), or of
+        an unlisted set when `set` is its code: ids are sequential, an id alone reaches no
+        unlisted set."""
         return Response(_card_data(request, _card(request, card_id)))
 
     @extend_schema(request=CardUpdateInput, responses={200: CardOutput, 409: ErrorOutput, **ERRORS})
