@@ -12,7 +12,7 @@ from PIL import Image
 
 from authoring.editor import merge_document, preview, split_document
 from catalog.models import Card, CardRevision, CardSet
-from catalog.services import card_create, set_create
+from catalog.services import card_create, card_delete, set_create
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
 from validator.engine import dump_card, parse_card
@@ -307,3 +307,39 @@ def test_two_concurrent_saves_of_one_card_never_both_win() -> None:
     winner = next(level for level, outcome in outcomes.items() if outcome == "saved")
     assert (card.revision, card.level) == (2, winner)
     assert CardRevision.objects.filter(card=card).count() == 2
+
+
+@pytest.mark.django_db
+def test_start_from_an_unlisted_card_needs_its_sets_code(
+    as_alice: Client, bob: User, her_set: CardSet
+) -> None:
+    """Card ids are sequential: "start from" an unlisted set's card by its id alone is a 404;
+    its card page's form sends the set's code along, and that opens the editor."""
+    his = set_create(owner=bob, code="hidden", name="Hidden", visibility="unlisted")
+    source = card_create(card_set=his, actor=bob, document=monster_document("Swamp Thing"))
+    new = f"/author/sets/{her_set.code}/add-card/"
+    for url in (
+        f"{new}?from={source.pk}",
+        f"{new}?from={source.pk}&set=bob-other",
+        f"/author/start-from/?into={her_set.code}&from={source.pk}",
+    ):
+        response = as_alice.get(url, follow=True)
+        assert response.status_code == 404 and "bob-hidden" not in response.content.decode()
+    page = as_alice.get(f"/sets/bob-hidden/{source.slug}/").content.decode()
+    assert '<input type="hidden" name="set" value="bob-hidden">' in page
+    response = as_alice.get(
+        "/author/start-from/", {"into": her_set.code, "from": str(source.pk), "set": "bob-hidden"}
+    )
+    assert response["Location"] == f"{new}?from={source.pk}&set=bob-hidden"
+    assert 'value="Swamp Thing"' in as_alice.get(response["Location"]).content.decode()
+
+
+@pytest.mark.django_db
+def test_restoring_anothers_deleted_card_by_id_is_a_404(
+    as_alice: Client, bob: User, her_set: CardSet
+) -> None:
+    his = set_create(owner=bob, code="hidden", name="Hidden", visibility="unlisted")
+    card = card_create(card_set=his, actor=bob, document=monster_document("Swamp Thing"))
+    card_delete(card=card, actor=bob)
+    response = as_alice.post(f"/author/trash/cards/{card.pk}/restore/")
+    assert response.status_code == 404 and "bob-hidden" not in response.content.decode()

@@ -22,6 +22,12 @@ def art_url(card: Card) -> str:
     return reverse("catalog:card_art", kwargs={"card_id": card.pk})
 
 
+def streamed(response: Any) -> bytes:
+    """A streamed answer read to its end, not closed again (which would send
+    request_finished outside the test client and close the test's database)."""
+    return b"".join(response.streaming_content)
+
+
 def body(response: Any) -> bytes:
     try:
         return b"".join(response.streaming_content)
@@ -77,3 +83,31 @@ def test_art_missing_from_storage_is_not_found(alice: User, client: Client) -> N
     assert card.art.name
     default_storage.delete(card.art.name)
     assert client.get(art_url(card)).status_code == 404
+
+
+def test_an_unlisted_sets_art_needs_its_set_code_in_the_address(
+    alice: User, bob: User, client: Client
+) -> None:
+    """Card ids are sequential: by its id alone an unlisted set's art is not found (a 404
+    that names nothing); the card page gives the address with `?set=CODE`, which loads."""
+    png = png_bytes()
+    card = card_in(alice, "unlisted", art=png)
+    code = card.card_set.code
+    # A public set's art keeps its address, the id alone (a set code changes nothing).
+    public = card_in(alice, "public", art=png)
+    page = client.get(f"/sets/{public.card_set.code}/{public.slug}/").content.decode()
+    assert f'src="{art_url(public)}"' in page
+    assert client.get(art_url(public), {"set": "anything"}).status_code == 200
+    for who in (None, bob):
+        if who is not None:
+            client.force_login(who)
+        for url in (art_url(card), f"{art_url(card)}?set=alice-other"):
+            response = client.get(url)
+            assert response.status_code == 404 and code not in response.content.decode()
+        page = client.get(f"/sets/{code}/{card.slug}/").content.decode()
+        assert f'src="{art_url(card)}?set={code}"' in page
+        response = client.get(art_url(card), {"set": code})
+        assert response.status_code == 200 and streamed(response) == png
+        assert response["Cache-Control"] == "private, max-age=86400"
+    client.force_login(alice)  # the owner reaches their own set's art by its id
+    assert body(client.get(art_url(card))) == png

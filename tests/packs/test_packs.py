@@ -283,3 +283,35 @@ def test_an_unknown_set_is_never_answered_with_anothers_hidden_set(
     assert "did you mean 'alice-unlisted'?" in str(owner.value)  # the owner's own set
     CardSet.everything.filter(owner=alice).delete()
     assert with_them == answers()  # the same as if alice's sets did not exist
+
+
+def test_an_included_card_id_reaches_an_unlisted_set_only_by_its_code(
+    catalog: None, alice: User, bob: User
+) -> None:
+    """Card ids are sequential: an `include`d id of an unlisted set's card is "no card with
+    that id" (naming nothing), unless the request names the set: as one of the pack's sets,
+    or in a "Name@set-code" line of the builder."""
+    hidden = set_create(owner=alice, code="hidden", name="Hidden", visibility="unlisted")
+    card = card_create(card_set=hidden, actor=alice, document=monster_document("Hidden Ogre"))
+    for actor in (AnonymousUser(), bob):
+        with pytest.raises(PackBuildError) as refused:
+            pack_build(actor=actor, set_codes=["munchkin-core"], include=[card.pk])
+        assert refused.value.errors == [("include", f"no card with id {card.pk}")]
+        with_code = pack_build(
+            actor=actor,
+            set_codes=["munchkin-core"],
+            include=[card.pk],
+            include_sets=["alice-hidden"],
+        )
+        assert "Hidden Ogre" in json.dumps(with_code.document)
+    client = APIClient()
+    client.force_login(bob)
+    answer = client.post(
+        "/api/packs/", {"sets": ["munchkin-core"], "include": [card.pk]}, format="json"
+    )
+    assert answer.status_code == 400 and "alice-hidden" not in answer.content.decode()
+    page = Client().post(
+        "/packs/new/", {"sets": ["munchkin-core"], "add_cards": "Hidden Ogre@alice-hidden"}
+    )
+    assert page.status_code == 200 and "Hidden Ogre" in page.content.decode()
+    assert pack_build(actor=alice, set_codes=["munchkin-core"], include=[card.pk])  # the owner

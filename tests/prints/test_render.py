@@ -1,14 +1,18 @@
 """Card faces: true size at 300 DPI, the same bytes every time, long text cut with a warning."""
 
 import io
+import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from PIL import Image
 
 from catalog.models import Card
-from prints.faces import HEIGHT, WIDTH, CardFaceExporter, render_face
+from catalog.services import card_create, set_create
+from prints.faces import HEIGHT, RENDERER_VERSION, WIDTH, CardFaceExporter, render_face
+from prints.selectors import face_key
 from tests.factories import monster_document
 from validator.engine import parse_card
 
@@ -62,3 +66,33 @@ def test_faces_are_served_with_long_cache_headers(client: Client, core_catalog: 
     assert client.get("/faces/999999/abc.png").status_code == 404
     page = client.get(f"/sets/munchkin-core/{troll.slug}/").content.decode()
     assert 'data-testid="face"' in page and 'alt="The face of Net Troll"' in page
+
+
+@pytest.mark.django_db
+def test_an_unlisted_sets_face_is_found_by_its_current_digest_only(
+    client: Client, core_catalog: None, alice: User, bob: User
+) -> None:
+    """Card ids are sequential and the face prints the set's code: an unlisted set's card
+    has no face by its id and a wrong digest (404, no redirect to the current one), and its
+    digest is bound to its set, so a copy of an official card is not found by the official
+    card's digest. Its own pages give the address that loads."""
+    troll = Card.objects.get(name="Net Troll")
+    card_set = set_create(owner=alice, code="u", name="U", visibility="unlisted")
+    copy = card_create(card_set=card_set, actor=alice, document=dict(troll.document))
+    assert face_key(troll) == f"{troll.document_hash[:16]}-{RENDERER_VERSION}"  # unchanged
+    assert face_key(copy) != face_key(troll)
+    for who in (None, bob):
+        if who is not None:
+            client.force_login(who)
+        for digest in ("0000000000000000-1", face_key(troll)):
+            response = client.get(f"/faces/{copy.pk}/{digest}.png")
+            assert response.status_code == 404, digest
+            assert "alice-u" not in response.content.decode("utf-8", "replace")
+        page = client.get(f"/sets/alice-u/{copy.slug}/").content.decode()
+        src = re.search(r'<img src="([^"]+)"[^>]*data-testid="face"', page)
+        assert src is not None and src[1] == f"/faces/{copy.pk}/{face_key(copy)}.png"
+        response = client.get(src[1])
+        assert response.status_code == 200 and response["Content-Type"] == "image/png"
+        assert response["Cache-Control"] == "private, max-age=31536000, immutable"
+    client.force_login(alice)  # the owner's stale digest is still redirected
+    assert client.get(f"/faces/{copy.pk}/0000000000000000-1.png").status_code == 302
