@@ -5,10 +5,18 @@ answer is written, and the application sees the environ a WSGI server would give
 
 import asyncio
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from cardsite.asgi import WsgiThreads
+
+def run_loop[T](main: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine in an event loop of its own, on a thread of its own: the browser tests'
+    Playwright keeps a loop running on the main thread for the whole session."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, main).result()
+
 
 Message = Mapping[str, Any]
 
@@ -92,7 +100,7 @@ def test_requests_run_in_at_most_the_given_threads_and_are_closed_there() -> Non
         await asyncio.gather(*(serve(app, client) for client in clients))
         return clients
 
-    clients = asyncio.run(main())
+    clients = run_loop(main())
     assert [c.body for c in clients] == [f"got request {n}".encode() for n in range(40)]
     assert site.most == 3  # 40 requests at once, never more than 3 running
     assert len(site.threads) == 3  # the same three threads, request after request
@@ -111,14 +119,14 @@ def test_a_slow_body_holds_no_thread() -> None:
         await slow_task
         return slow, quick
 
-    slow, quick = asyncio.run(main())
+    slow, quick = run_loop(main())
     assert all(c.status == 200 for c in quick) and slow.body == b"got " + b"a" * 50
 
 
 def test_a_body_over_the_limit_is_refused_before_any_thread() -> None:
     site = Site()
     client = Client([b"12345", b"67890", b"x"])
-    asyncio.run(serve(WsgiThreads(site, threads=1, max_body=10), client))
+    run_loop(serve(WsgiThreads(site, threads=1, max_body=10), client))
     assert client.status == 413 and b"10 bytes" in client.body
     assert not site.threads
 
@@ -144,7 +152,7 @@ def test_the_thread_is_free_before_the_answer_is_written() -> None:
         await stalled_task
         return other, unread
 
-    other, unread = asyncio.run(main())
+    other, unread = run_loop(main())
     assert other.body == b"got second" and unread
 
 
@@ -166,7 +174,7 @@ def test_the_environ_is_what_a_wsgi_server_gives() -> None:
         "server": ("127.0.0.1", 8000),
         "client": ("10.0.0.9", 5555),
     }
-    asyncio.run(serve(WsgiThreads(site, threads=1, max_body=100), client, scope))
+    run_loop(serve(WsgiThreads(site, threads=1, max_body=100), client, scope))
     [environ] = site.environs
     assert client.body == b"got a=1&b=2"
     assert environ["PATH_INFO"] == "/sets/caf\u00c3\u00a9/"  # UTF-8 bytes, as latin-1 text
