@@ -11,6 +11,7 @@ from typing import Any
 
 from cardsite.asgi import WsgiThreads
 
+
 def run_loop[T](main: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine in an event loop of its own, on a thread of its own: the browser tests'
     Playwright keeps a loop running on the main thread for the whole session."""
