@@ -116,6 +116,22 @@ def rate_limit(*, scope: str, idents: Iterable[str], limit: int, per: Window, wh
             )
 
 
+# A refusal for too many jobs at once asks for this wait: a job takes seconds to a minute.
+BUSY_RETRY_SECONDS = 30
+
+
+def refuse_when_busy(*, active: int, limit: int, what: str) -> None:
+    """Raise TooManyRequests when a user already has `limit` or more `what` ("simulations")
+    waiting or running: the one refusal of every background job's per-user limit."""
+    if active >= limit:
+        raise TooManyRequests(
+            f"You already have {active} {what} waiting or running, the most one user may have "
+            f"at a time ({limit}). Try again in {BUSY_RETRY_SECONDS} seconds, when one of them "
+            "has finished.",
+            retry_after=BUSY_RETRY_SECONDS,
+        )
+
+
 # -- logging in -------------------------------------------------------------------------------
 
 

@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import TooManyRequests
+from accounts.limits import refuse_when_busy
 from packs.models import Pack, PackSimulation, SimulationStatus
 from validator.engine import PackError, parse_pack, simulate
 
@@ -31,9 +31,6 @@ logger = logging.getLogger(__name__)
 MIN_GAMES, MAX_GAMES = 1, 5000
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 MAX_SEED = 2_147_483_647
-# Queued or running simulations one user may have at a time (each holds a worker for seconds):
-# settings.SIMULATIONS_PER_USER. A refused user is told to try again after this many seconds.
-RETRY_SECONDS = 30
 # Progress is written when this share of the games more is done, and no more often than this
 # (the page reloads every 2 s; each write is a commit, which costs SQLite an fsync).
 PROGRESS_STEP = 0.01
@@ -67,15 +64,8 @@ def _check_limits(*, games: int, players: int, seed: int) -> None:
 
 
 def _check_active(user_id: int) -> None:
-    limit = settings.SIMULATIONS_PER_USER
     active = PackSimulation.objects.filter(requested_by_id=user_id, status__in=ACTIVE).count()
-    if active >= limit:
-        raise TooManyRequests(
-            f"You already have {active} simulations waiting or running, the most one user may "
-            f"have at a time ({limit}). Try again in {RETRY_SECONDS} seconds, when one of them "
-            "has finished.",
-            retry_after=RETRY_SECONDS,
-        )
+    refuse_when_busy(active=active, limit=settings.SIMULATIONS_PER_USER, what="simulations")
 
 
 def simulation_start(

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import TooManyRequests, rate_limit
+from accounts.limits import rate_limit, refuse_when_busy
 from prints.models import JobStatus, ProxyJob
 from prints.proxies import ProxySheetExporter, proxy_cards_from_pack
 from prints.selectors import proxy_cards_from_catalog
@@ -54,8 +54,6 @@ ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
 # its user's limit. The largest PDF takes a few minutes.
 STALE_AFTER = timedelta(hours=1)
 STALE_ERROR = "The job was lost before it finished (the server restarted). Start it again."
-# What a refused user is told to wait: a job of a few hundred cards takes about this long.
-RETRY_SECONDS = 30
 
 
 class PackNotFound(LookupError):
@@ -128,15 +126,8 @@ def proxy_pdf_now(
 
 
 def _check_active_jobs(actor: User) -> None:
-    limit = settings.PROXY_JOBS_PER_USER
     active = ProxyJob.objects.filter(owner=actor, status__in=ACTIVE).count()
-    if active >= limit:
-        raise TooManyRequests(
-            f"You already have {active} proxy PDFs waiting or being made, the most one user "
-            f"may have at a time ({limit}). Try again in {RETRY_SECONDS} seconds, when one of "
-            "them has finished.",
-            retry_after=RETRY_SECONDS,
-        )
+    refuse_when_busy(active=active, limit=settings.PROXY_JOBS_PER_USER, what="proxy PDFs")
 
 
 def proxy_job_start(*, selection: ProxySelection, options: ProxyOptions, actor: User) -> ProxyJob:

@@ -17,6 +17,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from accounts.limits import BUSY_RETRY_SECONDS
 from prints import jobs
 from prints.models import JobStatus, ProxyJob
 
@@ -57,10 +58,10 @@ def test_a_user_past_the_limit_is_told_when_to_retry(
         assert client.post("/proxies/", CARDS).status_code == 302
     refused = client.post("/proxies/", CARDS)
     assert refused.status_code == 429
-    assert refused["Retry-After"] == str(jobs.RETRY_SECONDS)
+    assert refused["Retry-After"] == str(BUSY_RETRY_SECONDS)
     text = refused.content.decode()
     assert "the most one user may have at a time (2)" in text
-    assert f"Try again in {jobs.RETRY_SECONDS} seconds" in text
+    assert f"Try again in {BUSY_RETRY_SECONDS} seconds" in text
     assert ProxyJob.objects.filter(owner=alice).count() == 2  # nothing recorded
 
     other = Client()
