@@ -43,6 +43,16 @@ def _too_large(message: str, source: str, line: int | None = None) -> DocumentTo
     return DocumentTooLarge([DocumentError("", message, line)], source)
 
 
+def _too_deep(limits: ReadLimits, source: str, line: int | None = None) -> DocumentTooLarge:
+    return _too_large(f"the document nests deeper than {limits.max_depth} levels", source, line)
+
+
+def _check_digits(digits: int, limits: ReadLimits, source: str, line: int | None = None) -> None:
+    if digits > limits.max_number_digits:
+        message = f"a number of {digits} digits (at most {limits.max_number_digits})"
+        raise _too_large(message, source, line)
+
+
 @dataclass
 class ParsedYaml:
     data: Any
@@ -58,10 +68,9 @@ class _BoundedLoader(yaml.SafeLoader):
     """Safe YAML that refuses duplicate keys, and stops composing as soon as the document nests
     too deep or holds too many nodes (aliases counted at their full expanded size)."""
 
-    limits: ReadLimits = DEFAULT_LIMITS
-    source: str = "<yaml>"
-
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, limits: ReadLimits, source: str) -> None:
+        self.limits = limits
+        self.source = source
         super().__init__(stream)
         self._depth = 0
         self._expanded = 0
@@ -82,9 +91,7 @@ class _BoundedLoader(yaml.SafeLoader):
             return node
         self._depth += 1
         if self._depth > self.limits.max_depth:
-            raise _too_large(
-                f"the document nests deeper than {self.limits.max_depth} levels", self.source, line
-            )
+            raise _too_deep(self.limits, self.source, line)
         before = self._expanded
         if anchor is not None:
             self._open_anchors.add(anchor)
@@ -125,12 +132,7 @@ def _construct_mapping(loader: _BoundedLoader, node: yaml.MappingNode, deep: boo
 
 def _construct_int(loader: _BoundedLoader, node: yaml.ScalarNode) -> Any:
     digits = sum(c.isdigit() for c in str(node.value))
-    if digits > loader.limits.max_number_digits:
-        raise _too_large(
-            f"a number of {digits} digits (at most {loader.limits.max_number_digits})",
-            loader.source,
-            node.start_mark.line + 1,
-        )
+    _check_digits(digits, loader.limits, loader.source, node.start_mark.line + 1)
     return loader.construct_yaml_int(node)
 
 
@@ -185,10 +187,11 @@ def read_yaml(text: str, source: str = "<yaml>", limits: ReadLimits = DEFAULT_LI
     shape is a DocumentTooLarge, which says the limit it met.
     """
     _check_size(text, source, limits)
-    loader_class = type("_Loader", (_BoundedLoader,), {"limits": limits, "source": source})
     loader: _BoundedLoader | None = None
     try:
-        loader = loader_class(text)  # reading starts here: it may refuse a character
+        loader = _BoundedLoader(
+            text, limits, source
+        )  # reading starts here: it may refuse a character
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
@@ -232,12 +235,7 @@ def json_depth(text: str, stop_after: int) -> int:
 
 def _bounded_int(limits: ReadLimits, source: str) -> Any:
     def parse(digits: str) -> int:
-        if len(digits.lstrip("-")) > limits.max_number_digits:
-            raise _too_large(
-                f"a number of {len(digits.lstrip('-'))} digits "
-                f"(at most {limits.max_number_digits})",
-                source,
-            )
+        _check_digits(len(digits.lstrip("-")), limits, source)
         return int(digits)
 
     return parse
@@ -263,7 +261,7 @@ def read_json(text: str, source: str = "<json>", limits: ReadLimits = DEFAULT_LI
     _check_size(text, source, limits)
     depth = json_depth(text, limits.max_depth)
     if depth > limits.max_depth:
-        raise _too_large(f"the document nests deeper than {limits.max_depth} levels", source)
+        raise _too_deep(limits, source)
     try:
         return json.loads(
             text,
