@@ -51,7 +51,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "")
     view = "list" if request.GET.get("view") == "list" else "grid"
     page = None
-    refused: list[str] = []
+    refused = ""
     if query.strip():
         number = whole_number(request.GET.get("page", "1"), low=1, high=10**18) or 1
         number = min(number, MAX_PAGE)
@@ -64,8 +64,8 @@ def card_search(request: HttpRequest) -> HttpResponse:
                     query=query, viewer=request.user, page=page.num_pages, per_page=PAGE_SIZE
                 )
         except QueryTooComplex as exc:
-            refused = [f"{exc}: nothing was searched"]
-    warnings = page.warnings if page else refused
+            refused = str(exc)
+    warnings = page.warnings if page else []
     faces = {c.pk: face_key(c) for c in page.cards} if page else {}
     return render(
         request,
@@ -74,6 +74,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
             "query": query,
             "page": page,
             "warnings": warnings,
+            "refused": refused,
             "view": view,
             "faces": faces,
             "orders": selectors.SEARCH_ORDERS,
