@@ -103,6 +103,7 @@ def proxies(request: HttpRequest) -> HttpResponse:
             "preview_query": preview_query,
             "sync_copies": jobs.SYNC_COPIES,
             "sync_faces": jobs.SYNC_FACES,
+            "preview_faces": settings.PROXY_PREVIEW_MAX_CARDS,
         },
         status=429 if refused else 400 if errors else 200,
     )

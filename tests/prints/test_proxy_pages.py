@@ -181,3 +181,11 @@ def test_a_card_of_an_unlisted_set_is_printed_by_its_code(
         "/api/proxies/", {"cards": ["Hidden Ogre@alice-unlisted"]}, format="json"
     )
     assert response.status_code == 200, response.content  # its code is like its link
+
+
+def test_the_preview_says_how_many_faces_it_draws(
+    client: Client, core: None, settings: Any
+) -> None:
+    settings.PROXY_PREVIEW_MAX_CARDS = 7
+    page = client.get("/proxies/").content.decode()
+    assert "draws the first 7 faces" in page
