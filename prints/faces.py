@@ -1,35 +1,72 @@
 """Card faces drawn with Pillow: one PNG per card document, at true size and 300 DPI.
 
-The face is a function of the card document and RENDERER_VERSION only (Pillow's bundled font,
-fixed sizes, no clock), so the same card always gives the same bytes and a face can be cached
-by the document hash. Rules text is fitted to its box: it shrinks down to a minimum size, then
-is cut with a visible mark and a warning.
+The face is a function of the card document, the art it is given, the ink-saving choice and
+RENDERER_VERSION only (Pillow's bundled font, fixed sizes, no clock), so the same card always
+gives the same bytes and a face can be cached by the document hash. The layout follows the
+game's cards: a title band in the deck's colour, a big badge for a monster's Level or an
+item's bonus, the kind and tags, an art box (the card's art, or an ornament drawn for its
+kind), the rules text, a headed Bad Stuff panel and a footer with the Treasures or the Gold.
+Rules text is fitted to its box: it shrinks down to a minimum size, then is cut with a
+visible mark and a warning. Nothing but the frame and the background is drawn within
+SAFE_MARGIN of the cut edge.
 """
 
 from __future__ import annotations
 
 import io
-import textwrap
+import math
 from dataclasses import dataclass, field
 from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
 
 from catalog.exports import register
-from validator.engine import CardBase, render_lines, slot_label
+from validator.engine import (
+    CardBase,
+    CharacterCard,
+    CurseCard,
+    FollowerCard,
+    ItemCard,
+    LevelCard,
+    MonsterCard,
+    MonsterEnhancerCard,
+    OneShotCard,
+    rules_sentences,
+    slot_label,
+)
 
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 DPI = 300
 WIDTH, HEIGHT = 744, 1039  # 63 x 88 mm at 300 DPI
-MARGIN = 36
+SAFE_MARGIN = 36  # 3 mm: what a cutter may shave off; only frame and background go there
+MARGIN = SAFE_MARGIN  # the name older callers use
 STYLES = {
     "door": {"frame": (122, 46, 18), "band": (246, 227, 211)},
     "treasure": {"frame": (122, 90, 0), "band": (251, 239, 196)},
     "": {"frame": (90, 86, 80), "band": (236, 232, 224)},
 }
+PAPER = (250, 243, 228)  # the face's body, like the game's parchment
+WHITE = (255, 255, 255)
 INK = (31, 26, 20)
 MUTED = (95, 86, 74)
-TEXT_SIZES = (34, 31, 28, 25, 22)  # shrink down to the last one, then cut
+CREAM = (255, 248, 232)
+LEVEL_RED = (150, 28, 24)
+BONUS_GOLD = (176, 122, 8)
+BAD_RED = (128, 24, 20)
+BAD_TINT = (248, 226, 218)
+TEXT_SIZES = (34, 32, 30, 28, 26, 24, 22)  # shrink down to the last one, then cut
+MAX_ART_PIXELS = 16_000_000  # art is checked at upload; this only keeps a bad file harmless
+
+# Layout (pixels on the 744 x 1039 face).
+INNER = SAFE_MARGIN + 6  # where panels start
+BAND_TOP, BAND_BOTTOM = INNER, INNER + 112
+BADGE_RADIUS = 74
+BADGE_CENTRE = (WIDTH - INNER - BADGE_RADIUS, BAND_TOP + BADGE_RADIUS + 2)
+KIND_Y = BAND_BOTTOM + 12
+ART_TOP, ART_BOTTOM = BAND_BOTTOM + 100, BAND_BOTTOM + 380
+ART_GROWTH = 220  # the art box's most extra height, taken from text it does not need
+FOOTER_TOP = HEIGHT - INNER - 50
+TEXT_BOTTOM = FOOTER_TOP - 12
 
 
 @dataclass
@@ -38,6 +75,43 @@ class Face:
     warnings: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class _Palette:
+    frame: tuple[int, int, int]
+    band: tuple[int, int, int]
+    paper: tuple[int, int, int]
+    tint: tuple[int, int, int]
+    ink_saving: bool
+
+    def fill(self, colour: tuple[int, int, int]) -> tuple[int, int, int]:
+        """A filled area's colour: white when saving ink (the outline still draws it)."""
+        return WHITE if self.ink_saving else colour
+
+    def on(self, colour: tuple[int, int, int]) -> tuple[int, int, int]:
+        """Text over a filled area of ``colour``: cream on the colour, dark ink on white."""
+        return INK if self.ink_saving else CREAM
+
+    @property
+    def line(self) -> int:
+        return 3 if self.ink_saving else 6
+
+
+def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def _palette(deck: str | None, ink_saving: bool) -> _Palette:
+    style = STYLES[deck or ""]
+    frame, band = style["frame"], style["band"]
+    paper = WHITE if ink_saving else PAPER
+    return _Palette(frame, band, paper, _mix(frame, paper, 0.72), ink_saving)
+
+
+@cache
 def _font(size: int) -> ImageFont.FreeTypeFont:
     font = ImageFont.load_default(size=size)
     assert isinstance(font, ImageFont.FreeTypeFont)
@@ -62,76 +136,469 @@ def _wrap(
     return lines
 
 
-def _stats_line(card: CardBase) -> str:
+def _fit_line(draw: ImageDraw.ImageDraw, text: str, width: int, start: int, least: int) -> int:
+    size = start
+    while size > least and draw.textlength(text, font=_font(size)) > width:
+        size -= 2
+    return size
+
+
+def _bold(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: tuple[int, int, int],
+    anchor: str = "la",
+) -> None:
+    # Pillow bundles one weight: a thin stroke of the same colour makes it read as bold.
+    stroke = max(1, size // 28)
+    draw.text(
+        xy, text, font=_font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill
+    )
+
+
+@cache
+def card_background(deck: str | None, ink_saving: bool = False) -> Image.Image:
+    """The face before anything is drawn on it: the rounded card, its frame in the deck's
+    colour (a thin line when saving ink) and the paper. Everything else stays inside
+    SAFE_MARGIN. Cached: callers copy it."""
+    palette = _palette(deck, ink_saving)
+    image = Image.new("RGB", (WIDTH, HEIGHT), WHITE)
+    draw = ImageDraw.Draw(image)
+    if ink_saving:
+        draw.rounded_rectangle(
+            (6, 6, WIDTH - 7, HEIGHT - 7), radius=36, outline=palette.frame, width=3
+        )
+    else:
+        draw.rounded_rectangle((6, 6, WIDTH - 7, HEIGHT - 7), radius=36, fill=palette.frame)
+        draw.rounded_rectangle((24, 24, WIDTH - 25, HEIGHT - 25), radius=22, fill=palette.paper)
+    return image
+
+
+def _kind_label(card: CardBase) -> str:
+    words = {
+        "one_shot": "One-Shot",
+        "go_up_a_level": "Go Up a Level",
+        "monster_enhancer": "Monster Enhancer",
+        "other_door": "Door",
+        "other_treasure": "Treasure",
+        "unknown": "Card",
+    }
+    return words.get(card.kind_name, card.kind_name.replace("_", " ").title())
+
+
+def _badge(card: CardBase) -> tuple[str, int | None] | None:
+    """(label, value) of the card's big badge, None for a card without one."""
+    if isinstance(card, MonsterCard):
+        return "LEVEL", card.level
+    if isinstance(card, ItemCard):
+        return ("BONUS", card.bonus) if card.bonus != 0 else None
+    if isinstance(card, OneShotCard | FollowerCard):
+        return ("BONUS", card.bonus) if card.bonus else None
+    return None
+
+
+def _gold_text(card: CardBase) -> str | None:
+    if not isinstance(card, ItemCard | OneShotCard | FollowerCard):
+        return None
+    if card.gold is None:
+        return None if isinstance(card, FollowerCard) else "? Gold"
+    return "No Value" if card.gold == 0 else f"{card.gold:,} Gold"
+
+
+def _count(value: int | None, one: str, many: str) -> str:
+    if value is None:
+        return f"? {many}"
+    return f"{value} {one if value == 1 else many}"
+
+
+def _draw_title(draw: ImageDraw.ImageDraw, card: CardBase, palette: _Palette, right: int) -> None:
+    left = INNER + 20
+    width = right - left
+    centre_y = (BAND_TOP + BAND_BOTTOM) // 2
+    colour = palette.on(palette.frame)
+    for size in (54, 50, 46, 42):
+        if draw.textlength(card.name, font=_font(size)) <= width:
+            _bold(draw, (left, centre_y), card.name, size, colour, anchor="lm")
+            return
+    for size in (40, 37, 34, 31, 28):
+        lines = _wrap(draw, card.name, _font(size), width)
+        if len(lines) <= 2 or size == 28:
+            break
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+        while draw.textlength(lines[1] + "…", font=_font(size)) > width and " " in lines[1]:
+            lines[1] = lines[1].rsplit(" ", 1)[0]
+        lines[1] += "…"
+    step = int(size * 1.12)
+    top = centre_y - step * len(lines) // 2 + step // 2
+    for index, line in enumerate(lines):
+        _bold(draw, (left, top + index * step), line, size, colour, anchor="lm")
+
+
+def _draw_badge(
+    draw: ImageDraw.ImageDraw,
+    label: str,
+    value: int | None,
+    palette: _Palette,
+    colour: tuple[int, int, int],
+) -> None:
+    cx, cy = BADGE_CENTRE
+    r = BADGE_RADIUS
+    if palette.ink_saving:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=colour, width=4)
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=palette.frame)
+        draw.ellipse((cx - r + 6, cy - r + 6, cx + r - 6, cy + r - 6), fill=CREAM)
+        draw.ellipse((cx - r + 12, cy - r + 12, cx + r - 12, cy + r - 12), fill=colour)
+    text_colour = colour if palette.ink_saving else CREAM
+    draw.text((cx, cy - 34), label, font=_font(20), fill=text_colour, anchor="mm")
+    number = "?" if value is None else (f"{value:+d}" if label == "BONUS" else str(value))
+    size = _fit_line(draw, number, 2 * r - 40, 70, 34)
+    _bold(draw, (cx, cy + 12), number, size, text_colour, anchor="mm")
+
+
+def _pill(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    text: str,
+    palette: _Palette,
+    size: int = 21,
+    colour: tuple[int, int, int] | None = None,
+) -> int:
+    """Draw a small labelled mark at (x, y), its top-left corner; return its width."""
+    edge = colour or palette.frame
+    width = int(draw.textlength(text, font=_font(size))) + 24
+    height = size + 12
+    draw.rounded_rectangle(
+        (x, y, x + width, y + height),
+        radius=height // 2,
+        fill=palette.fill(palette.tint if colour is None else WHITE),
+        outline=edge,
+        width=2,
+    )
+    draw.text(
+        (x + width // 2, y + height // 2),
+        text,
+        font=_font(size),
+        fill=INK if colour is None else edge,
+        anchor="mm",
+    )
+    return width
+
+
+def _ornament(
+    draw: ImageDraw.ImageDraw, card: CardBase, box: tuple[int, int, int, int], palette: _Palette
+) -> None:
+    """A plain emblem for the card's kind, drawn from shapes (no artwork is copied)."""
+    left, top, right, bottom = box
+    cx, cy = (left + right) // 2, (top + bottom) // 2
+    ink = palette.frame
+    soft = palette.tint if not palette.ink_saving else WHITE
+    w = 4 if palette.ink_saving else 8
+
+    def shape(points: list[tuple[float, float]]) -> None:
+        draw.polygon(points, fill=soft, outline=ink, width=w)
+
+    # A ring of small diamonds frames every emblem, like a card's tooling.
+    for index in range(12):
+        angle = index * math.pi / 6
+        px, py = cx + 118 * math.cos(angle) * 1.9, cy + 118 * math.sin(angle) * 0.95
+        draw.polygon([(px, py - 9), (px + 9, py), (px, py + 9), (px - 9, py)], fill=ink)
+    if isinstance(card, MonsterCard):
+        shape([(cx - 70, cy - 30), (cx - 130, cy - 110), (cx - 40, cy - 60)])
+        shape([(cx + 70, cy - 30), (cx + 130, cy - 110), (cx + 40, cy - 60)])
+        draw.ellipse((cx - 85, cy - 80, cx + 85, cy + 90), fill=soft, outline=ink, width=w)
+        shape([(cx - 55, cy - 20), (cx - 12, cy), (cx - 50, cy + 8)])
+        shape([(cx + 55, cy - 20), (cx + 12, cy), (cx + 50, cy + 8)])
+        for dx in (-36, -12, 12, 36):
+            shape([(cx + dx - 10, cy + 40), (cx + dx + 10, cy + 40), (cx + dx, cy + 66)])
+    elif isinstance(card, ItemCard):
+        # A shield with a sword standing behind it, the hilt above the shield's rim.
+        shape(
+            [
+                (cx - 14, cy - 96),
+                (cx + 14, cy - 96),
+                (cx + 14, cy + 90),
+                (cx, cy + 116),
+                (cx - 14, cy + 90),
+            ]
+        )
+        shape(
+            [
+                (cx - 90, cy - 80),
+                (cx + 90, cy - 80),
+                (cx + 90, cy + 10),
+                (cx, cy + 100),
+                (cx - 90, cy + 10),
+            ]
+        )
+        draw.line((cx, cy - 60, cx, cy + 70), fill=ink, width=w)
+        draw.line((cx - 70, cy - 20, cx + 70, cy - 20), fill=ink, width=w)
+        draw.rectangle((cx - 56, cy - 108, cx + 56, cy - 94), fill=ink)
+        draw.rectangle((cx - 9, cy - 136, cx + 9, cy - 108), fill=ink)
+        draw.ellipse((cx - 15, cy - 156, cx + 15, cy - 126), fill=soft, outline=ink, width=w)
+    elif isinstance(card, CurseCard):
+        # A swirl: an Archimedean spiral of three turns.
+        points = []
+        for step in range(0, 3 * 72 + 1):
+            angle = step * math.pi / 36
+            radius = 6 + 18 * angle / math.pi
+            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+        draw.line(points, fill=ink, width=w, joint="curve")
+    elif isinstance(card, OneShotCard):
+        draw.ellipse((cx - 80, cy - 40, cx + 80, cy + 120), fill=soft, outline=ink, width=w)
+        draw.rectangle((cx - 24, cy - 110, cx + 24, cy - 30), fill=soft, outline=ink, width=w)
+        draw.rectangle((cx - 34, cy - 130, cx + 34, cy - 106), fill=ink)
+        draw.line((cx - 60, cy + 40, cx + 60, cy + 40), fill=ink, width=w)
+    elif isinstance(card, LevelCard):
+        shape(
+            [
+                (cx, cy - 120),
+                (cx + 100, cy),
+                (cx + 40, cy),
+                (cx + 40, cy + 110),
+                (cx - 40, cy + 110),
+                (cx - 40, cy),
+                (cx - 100, cy),
+            ]
+        )
+    elif isinstance(card, MonsterEnhancerCard):
+        points = []
+        for index in range(16):
+            radius = 120 if index % 2 == 0 else 70
+            angle = index * math.pi / 8 - math.pi / 2
+            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+        shape(points)
+        draw.rectangle((cx - 8, cy - 40, cx + 8, cy + 40), fill=ink)
+        draw.rectangle((cx - 40, cy - 8, cx + 40, cy + 8), fill=ink)
+    elif isinstance(card, CharacterCard | FollowerCard):
+        shape(
+            [
+                (cx - 90, cy - 100),
+                (cx + 90, cy - 100),
+                (cx + 90, cy + 10),
+                (cx, cy + 115),
+                (cx - 90, cy + 10),
+            ]
+        )
+        points = []
+        for index in range(10):
+            radius = 56 if index % 2 == 0 else 24
+            angle = index * math.pi / 5 - math.pi / 2
+            points.append((cx + radius * math.cos(angle), cy - 5 + radius * math.sin(angle)))
+        draw.polygon(points, fill=ink)
+    else:
+        shape([(cx, cy - 110), (cx + 90, cy), (cx, cy + 110), (cx - 90, cy)])
+        draw.ellipse((cx - 24, cy - 24, cx + 24, cy + 24), fill=ink)
+
+
+def _draw_art(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    card: CardBase,
+    art: bytes | None,
+    palette: _Palette,
+    bottom: int,
+) -> str | None:
+    """Fill the art box with the art (cropped to fill it) or the kind's ornament; a warning
+    when art was given but could not be read."""
+    box = (INNER + 10, ART_TOP, WIDTH - INNER - 10, bottom)
+    draw.rounded_rectangle(
+        box,
+        radius=14,
+        fill=palette.fill(_mix(palette.band, palette.paper, 0.4)),
+        outline=palette.frame,
+        width=palette.line // 2 + 1,
+    )
+    warning = None
+    if art is not None:
+        try:
+            with Image.open(io.BytesIO(art)) as source:
+                if source.width * source.height > MAX_ART_PIXELS:
+                    raise ValueError("too large")
+                picture = ImageOps.fit(
+                    source.convert("RGB"),
+                    (box[2] - box[0] - 8, box[3] - box[1] - 8),
+                    Image.Resampling.LANCZOS,
+                )
+            image.paste(picture, (box[0] + 4, box[1] + 4))
+            return None
+        except (OSError, ValueError, UnidentifiedImageError, Image.DecompressionBombError):
+            warning = f"{card.name}: its art could not be read; an ornament is drawn instead"
+    _ornament(draw, card, box, palette)
+    return warning
+
+
+def _stat_line(card: CardBase, restrictions: list[str]) -> str:
     parts: list[str] = []
-    for label, attr in (("Level", "level"), ("Treasures", "treasures"), ("Bonus", "bonus")):
-        value = getattr(card, attr, None)
-        if isinstance(value, int) and (attr != "bonus" or value):
-            parts.append(f"{label} {value:+d}" if attr == "bonus" else f"{label} {value}")
-    slot = getattr(card, "slot", None)
-    if slot:
-        parts.append(slot_label(slot))
-    if getattr(card, "big", False):
-        parts.append("Big")
-    gold = getattr(card, "gold", None)
-    if isinstance(gold, int):
-        parts.append("No Value" if gold == 0 else f"{gold} Gold")
+    if isinstance(card, ItemCard):
+        if card.slot and card.slot != "other":
+            parts.append(slot_label(card.slot))
+        if card.big:
+            parts.append("Big")
+    parts += [text.rstrip(".") for text in restrictions]
     return " · ".join(parts)
 
 
-def render_face(card: CardBase, set_code: str) -> Face:
-    """Draw a card's face."""
-    style = STYLES[card.deck or ""]
-    image = Image.new("RGB", (WIDTH, HEIGHT), (255, 255, 255))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(
-        (6, 6, WIDTH - 7, HEIGHT - 7), radius=36, outline=style["frame"], width=22
-    )
-    kind_line = f"{(card.deck or 'no deck').title()} · {card.kind_name.replace('_', ' ').title()}"
-    draw.rectangle((MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + 48), fill=style["band"])
-    draw.text(
-        (WIDTH // 2, MARGIN + 24), kind_line, font=_font(26), fill=style["frame"], anchor="mm"
-    )
-    title_font = _font(46)
-    title_lines = _wrap(draw, card.name, title_font, WIDTH - 2 * MARGIN - 20)[:2]
-    y = MARGIN + 70
-    for line in title_lines:
-        draw.text((WIDTH // 2, y), line, font=title_font, fill=INK, anchor="ma")
-        y += 54
-    stats = _stats_line(card)
-    if stats:
-        draw.text((WIDTH // 2, y + 6), stats, font=_font(30), fill=MUTED, anchor="ma")
-        y += 50
-    draw.line((MARGIN + 20, y + 10, WIDTH - MARGIN - 20, y + 10), fill=style["frame"], width=3)
-    top, bottom = y + 28, HEIGHT - MARGIN - 70
-    warnings: list[str] = []
-    text = "\n".join(render_lines(card)) or "(no rules text)"
+def _layout_text(
+    draw: ImageDraw.ImageDraw, lines: list[str], bad_stuff: list[str], width: int, room: int
+) -> tuple[int, list[str], list[str], bool]:
+    """(font size, rules lines, Bad Stuff lines, cut) fitting ``room`` pixels of height."""
     for size in TEXT_SIZES:
         font = _font(size)
-        lines = _wrap(draw, text, font, WIDTH - 2 * MARGIN - 24)
-        height = int(size * 1.25)
-        if len(lines) * height <= bottom - top or size == TEXT_SIZES[-1]:
+        rules = _wrap(draw, "\n".join(lines), font, width) if lines else []
+        bad = _wrap(draw, " ".join(bad_stuff), font, width - 24) if bad_stuff else []
+        if _text_height(size, rules, bad) <= room:
+            return size, rules, bad, False
+    # The smallest size and still too long: cut the rules, then the Bad Stuff, with a mark.
+    mark = "[… text cut: see the card page]"
+    while rules and _text_height(size, [*rules, mark], bad) > room:
+        rules.pop()
+    if _text_height(size, [*rules, mark], bad) > room:
+        rules = []
+        while bad and _text_height(size, [mark], bad) > room:
+            bad.pop()
+    return size, [*rules, mark], bad, True
+
+
+def _line_height(size: int) -> int:
+    return int(size * 1.25)
+
+
+def _text_height(size: int, rules: list[str], bad: list[str]) -> int:
+    height = len(rules) * _line_height(size)
+    if bad:
+        height += (16 if rules else 0) + 44 + len(bad) * _line_height(size) + 14
+    return height
+
+
+def render_face(
+    card: CardBase, set_code: str, *, art: bytes | None = None, ink_saving: bool = False
+) -> Face:
+    """Draw a card's face: true size (63 x 88 mm at 300 DPI), the same bytes for the same
+    card, set code, art and ``ink_saving``.
+
+    ``art``: the card's own picture as the bytes of an image file (the caller reads it; the
+    renderer never looks anything up), drawn in the art box; without it, an ornament drawn
+    for the card's kind. ``ink_saving``: a thin frame, no filled bands or badges (outlines on
+    white), for proxies printed at home."""
+    palette = _palette(card.deck, ink_saving)
+    image = card_background(card.deck, ink_saving).copy()
+    draw = ImageDraw.Draw(image)
+    warnings: list[str] = []
+    text = rules_sentences(card)
+    badge = _badge(card)
+
+    # Title band, with the badge overlapping its right end.
+    band = (INNER, BAND_TOP, WIDTH - INNER, BAND_BOTTOM)
+    draw.rounded_rectangle(
+        band,
+        radius=18,
+        fill=palette.fill(palette.frame),
+        outline=palette.frame,
+        width=palette.line // 2 + 1,
+    )
+    title_right = BADGE_CENTRE[0] - BADGE_RADIUS - 14 if badge else WIDTH - INNER - 20
+    _draw_title(draw, card, palette, title_right)
+    if badge:
+        colour = LEVEL_RED if badge[0] == "LEVEL" else BONUS_GOLD
+        _draw_badge(draw, badge[0], badge[1], palette, colour)
+
+    # Kind line and tags.
+    kind_right = (BADGE_CENTRE[0] - BADGE_RADIUS - 10) if badge else WIDTH - INNER - 10
+    kind = _kind_label(card)
+    size = _fit_line(draw, kind, kind_right - INNER - 14, 34, 24)
+    _bold(draw, (INNER + 14, KIND_Y), kind, size, palette.frame)
+    x, y = INNER + 14, KIND_Y + 46
+    marks = list(card.tags)
+    if text.provisional:
+        marks.append("provisional")
+    for tag in marks:
+        label = tag if tag == "provisional" else tag.replace("_", " ").replace("-", " ").title()
+        colour = MUTED if tag == "provisional" else None
+        needed = int(draw.textlength(label, font=_font(21))) + 24
+        limit = kind_right if y < BADGE_CENTRE[1] + BADGE_RADIUS else WIDTH - INNER - 10
+        if x + needed > limit:
             break
-    fits = (bottom - top) // height
-    if len(lines) > fits:
-        lines = [*lines[: max(0, fits - 1)], "[... text cut: see the card page]"]
+        x += _pill(draw, x, y, label, palette, colour=colour) + 8
+
+    # Slot, Big and who may use it, on one line under the art; the art box grows into the
+    # room the text leaves, up to ART_GROWTH.
+    stats = _stat_line(card, text.restrictions)
+    stats_height = 44 if stats else 0
+    text_left, text_width = INNER + 16, WIDTH - 2 * INNER - 32
+    room = TEXT_BOTTOM - (ART_BOTTOM + 12 + stats_height) - 8
+    size, rules, bad, cut = _layout_text(draw, text.lines, text.bad_stuff, text_width, room)
+    spare = room - _text_height(size, rules, bad)
+    art_bottom = ART_BOTTOM + max(0, min(ART_GROWTH, spare - 24))
+    warning = _draw_art(image, draw, card, art, palette, art_bottom)
+    if warning:
+        warnings.append(warning)
+    top = art_bottom + 12
+    if stats:
+        size_stats = _fit_line(draw, stats, WIDTH - 2 * INNER - 28, 30, 20)
+        _bold(draw, (WIDTH // 2, top + 18), stats, size_stats, palette.frame, anchor="mm")
+        top += stats_height
+
+    if cut:
         warnings.append(f"{card.name}: rules text cut to fit the face")
-    for index, line in enumerate(lines):
-        draw.text((MARGIN + 12, top + index * height), line, font=font, fill=INK)
-    footer = " ".join(card.tags) if card.tags else ""
-    draw.text(
-        (MARGIN + 12, HEIGHT - MARGIN - 50),
-        textwrap.shorten(footer, 44),
-        font=_font(22),
-        fill=MUTED,
-    )
-    draw.text(
-        (WIDTH - MARGIN - 12, HEIGHT - MARGIN - 50),
-        set_code,
-        font=_font(22),
-        fill=MUTED,
-        anchor="ra",
-    )
+    font, step = _font(size), _line_height(size)
+    y = top + 4
+    fill = MUTED if text.from_notes else INK
+    for line in rules:
+        draw.text((text_left, y), line, font=font, fill=fill)
+        y += step
+    if bad:
+        panel_top = y + (16 if rules else 0)
+        panel_bottom = panel_top + 44 + len(bad) * step + 14
+        draw.rounded_rectangle(
+            (INNER + 6, panel_top, WIDTH - INNER - 6, panel_bottom),
+            radius=12,
+            fill=palette.fill(BAD_TINT),
+            outline=BAD_RED,
+            width=palette.line // 2,
+        )
+        draw.rounded_rectangle(
+            (INNER + 6, panel_top, WIDTH - INNER - 6, panel_top + 40),
+            radius=12,
+            fill=palette.fill(BAD_RED),
+            outline=BAD_RED,
+            width=palette.line // 2,
+            corners=(True, True, False, False),
+        )
+        _bold(
+            draw,
+            (text_left + 4, panel_top + 20),
+            "Bad Stuff",
+            26,
+            BAD_RED if ink_saving else CREAM,
+            anchor="lm",
+        )
+        y = panel_top + 50
+        for line in bad:
+            draw.text((text_left + 12, y), line, font=font, fill=INK)
+            y += step
+
+    # Footer: what a monster is worth, or an item's Gold; the set code small.
+    draw.line((INNER + 10, FOOTER_TOP, WIDTH - INNER - 10, FOOTER_TOP), fill=palette.frame, width=2)
+    middle = FOOTER_TOP + 26
+    left_text, right_text = "", _gold_text(card) or ""
+    if isinstance(card, MonsterCard):
+        left_text = _count(card.treasures, "Treasure", "Treasures")
+        gained = card.levels_gained
+        right_text = (
+            "+? levels" if gained is None else f"+{gained} level{'s' if gained != 1 else ''}"
+        )
+    if left_text:
+        _bold(draw, (INNER + 14, middle), left_text, 30, palette.frame, anchor="lm")
+    if right_text:
+        _bold(draw, (WIDTH - INNER - 14, middle), right_text, 30, palette.frame, anchor="rm")
+    code_x, code_anchor = (WIDTH // 2, "mm") if left_text else (INNER + 14, "lm")
+    draw.text((code_x, middle), set_code, font=_font(20), fill=MUTED, anchor=code_anchor)
+
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(DPI, DPI), optimize=False)
     return Face(buffer.getvalue(), warnings)

@@ -152,8 +152,10 @@ from validator.engine.state import (
     RuleViolation,
 )
 from validator.engine.text import (
+    FaceText,
     render_lines,
     render_text,
+    rules_sentences,
     slot_label,
 )
 from validator.engine.version import ENGINE_VERSION
@@ -206,6 +208,7 @@ __all__ = [
     "ExtraCharacterCard",
     "ExtraLevels",
     "ExtraTreasures",
+    "FaceText",
     "FollowerCard",
     "ForceHelp",
     "GainLevels",
@@ -292,6 +295,7 @@ __all__ = [
     "read_yaml",
     "render_lines",
     "render_text",
+    "rules_sentences",
     "run_paths",
     "run_scenario",
     "simulate",

@@ -9,6 +9,7 @@ rendered here: they stay in the card's notes and the page shows them apart, mark
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from validator.engine.cards import (
     CardBase,
@@ -189,3 +190,94 @@ def _restrictions(card: ItemCard | OneShotCard) -> list[str]:
     if card.not_usable_by is not None:
         lines.append(_sentence(f"Not usable by {card.not_usable_by.phrase()}"))
     return lines
+
+
+@dataclass(frozen=True)
+class FaceText:
+    """A card's rules text for a face or a card page, apart from the stats shown beside it.
+
+    ``lines``: the rules sentences, no stat headline (the level, Treasures, bonus, slot, Big
+    and Gold are shown as stats, not repeated as a sentence); for a card whose rules are not
+    encoded, its description (``from_notes``). ``restrictions``: who may use an item or a
+    one-shot ("Usable only by a Dwarf."), shown on the stats line of a face. ``bad_stuff``:
+    a monster's Bad Stuff sentences, without the "Bad Stuff:" heading, empty when it has
+    none or it is not known (no placeholder). ``provisional``: a stat the card shows is not
+    known yet (shown as "?")."""
+
+    lines: list[str]
+    restrictions: list[str] = field(default_factory=list)
+    bad_stuff: list[str] = field(default_factory=list)
+    from_notes: bool = False
+    provisional: bool = False
+
+
+_BAD_STUFF_PREFIX = "bad stuff:"
+
+
+def rules_sentences(card: CardBase) -> FaceText:
+    """The card's rules text without its stat headline, its Bad Stuff apart.
+
+    Every sentence is rendered from the encoded effects (or, for a partly encoded card, the
+    clauses the encoding keeps in our own words); a card with no rules sentence at all
+    shows its notes, our own description of it. Nothing here says "unknown" or "not
+    encoded": a stat not known yet is the caller's "?", flagged by ``provisional``."""
+    lines: list[str] = []
+    restrictions: list[str] = []
+    bad_stuff: list[str] = []
+    provisional = False
+    if isinstance(card, MonsterCard):
+        lines += _sentences(card.effects, TextContext(on_monster=True))
+        bad_stuff += _sentences(card.bad_stuff, TextContext(on_monster=True))
+        provisional = None in (card.level, card.treasures, card.levels_gained)
+    elif isinstance(card, MonsterEnhancerCard):
+        lines.append(_enhancer_face_text(card))
+        lines += _sentences(card.effects, TextContext())
+        provisional = card.strength is None or card.treasures is None
+    elif isinstance(card, ItemCard | OneShotCard):
+        if isinstance(card, OneShotCard):
+            lines.append(_one_shot_face_text(card))
+        restrictions += _restrictions(card)
+        lines += _sentences(card.effects, TextContext())
+        provisional = card.bonus is None or card.gold is None
+    elif isinstance(card, UnknownKindCard):
+        pass
+    else:
+        lines += render_lines(card)
+    if card.encoding.status == "partial":
+        for clause in card.encoding.clauses:
+            text = _sentence(clause)
+            if text.lower().startswith(_BAD_STUFF_PREFIX):
+                bad_stuff.append(_sentence(text[len(_BAD_STUFF_PREFIX) :]))
+            else:
+                lines.append(text)
+    lines = [line for line in lines if line]
+    from_notes = False
+    if card.encoding.status == "text_only" or not (lines or bad_stuff or restrictions):
+        from_notes = bool(card.notes)
+        lines = [_sentence(card.notes)] if card.notes else lines
+    return FaceText(lines, restrictions, [b for b in bad_stuff if b], from_notes, provisional)
+
+
+def _enhancer_face_text(card: MonsterEnhancerCard) -> str:
+    text = "Play on a monster in any combat"
+    if card.strength is not None:
+        text += f": {signed(card.strength)} to its combat strength"
+        if card.strength_floor is not None:
+            text += f" (never below Level {card.strength_floor})"
+    if card.treasures:
+        more = "more" if card.treasures > 0 else "fewer"
+        text += f"; {count_phrase(abs(card.treasures), 'Treasure')} {more} if it is killed"
+        if card.treasures_floor is not None:
+            text += f" (never below {card.treasures_floor})"
+    return text + "."
+
+
+def _one_shot_face_text(card: OneShotCard) -> str:
+    # The kind line says "One-Shot" and the badge the bonus: only whom it helps is left.
+    text = ""
+    if card.bonus:
+        side = {"either": "either side", "player": "the munchkins", "monster": "a monster"}
+        text = f"Play it for {side[card.side]} in a combat."
+    if card.played_by == "combatant":
+        text += " Only a player taking part in the combat may play it."
+    return text.strip()
