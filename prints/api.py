@@ -36,7 +36,8 @@ class ProxySheets(ApiView):
         line) and how (`paper` a4|letter|a3|custom, `paper_size` "WxH" mm, `orientation`,
         `card_size` munchkin|poker|custom, `custom_card_size`, `bleed` 0..3, `gutter`,
         `margin`, `cut_marks` margin|lines|none, `backs` none|pages|duplex-long|duplex-short,
-        `offset_x`, `offset_y`, `instructions`, `alignment_page`). At most 1,000 copies of at
+        `offset_x`, `offset_y`, `instructions`, `alignment_page`, `ink_saving`: faces with a
+        thin frame and no filled bands). At most 1,000 copies of at
         most 10 different cards here; the page makes larger ones in the background. 400 names
         each bad field. PDFs are counted per user and per address (`PROXY_PDF_PER_HOUR` an
         hour): past it, 429 with `Retry-After`, the error saying when to retry."""

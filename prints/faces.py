@@ -504,8 +504,8 @@ def render_face(
     title_right = BADGE_CENTRE[0] - BADGE_RADIUS - 14 if badge else WIDTH - INNER - 20
     _draw_title(draw, card, palette, title_right)
     if badge:
-        colour = LEVEL_RED if badge[0] == "LEVEL" else BONUS_GOLD
-        _draw_badge(draw, badge[0], badge[1], palette, colour)
+        badge_colour = LEVEL_RED if badge[0] == "LEVEL" else BONUS_GOLD
+        _draw_badge(draw, badge[0], badge[1], palette, badge_colour)
 
     # Kind line and tags.
     kind_right = (BADGE_CENTRE[0] - BADGE_RADIUS - 10) if badge else WIDTH - INNER - 10
@@ -513,12 +513,12 @@ def render_face(
     size = _fit_line(draw, kind, kind_right - INNER - 14, 34, 24)
     _bold(draw, (INNER + 14, KIND_Y), kind, size, palette.frame)
     x, y = INNER + 14, KIND_Y + 46
-    marks = list(card.tags)
+    # The provisional mark first, so that a long row of tags never pushes it off.
+    marks: list[tuple[str, tuple[int, int, int] | None]] = []
     if text.provisional:
-        marks.append("provisional")
-    for tag in marks:
-        label = tag if tag == "provisional" else tag.replace("_", " ").replace("-", " ").title()
-        colour = MUTED if tag == "provisional" else None
+        marks.append(("provisional", MUTED))
+    marks += [(tag.replace("_", " ").replace("-", " ").title(), None) for tag in card.tags]
+    for label, colour in marks:
         needed = int(draw.textlength(label, font=_font(21))) + 24
         limit = kind_right if y < BADGE_CENTRE[1] + BADGE_RADIUS else WIDTH - INNER - 10
         if x + needed > limit:

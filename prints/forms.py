@@ -86,6 +86,11 @@ class ProxyForm(forms.Form):
     alignment_page = forms.BooleanField(
         required=False, label="Alignment test page (to find the back offset)"
     )
+    ink_saving = forms.BooleanField(
+        required=False,
+        label="Ink-saving faces",
+        help_text="a thin frame and outlined badges, no filled bands",
+    )
 
     def __init__(
         self,
@@ -153,6 +158,7 @@ class ProxyForm(forms.Form):
             back_offset=(float(data["offset_x"]), float(data["offset_y"])),
             instructions=data["instructions"],
             alignment_page=data["alignment_page"],
+            ink_saving=data["ink_saving"],
         )
         options.check()
         return options

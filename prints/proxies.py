@@ -79,6 +79,7 @@ from typing import Any, Final
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.files.storage import default_storage
 from fpdf import FPDF
 from PIL import Image, ImageDraw
 
@@ -167,11 +168,12 @@ def _bleed_pixels(options: ProxyOptions) -> tuple[int, int]:
     )
 
 
-def _face_key(card: ProxyCard, bleed: tuple[int, int]) -> str:
-    # The face prints the set code, so the same document in two sets is two faces.
+def _face_key(card: ProxyCard, bleed: tuple[int, int], ink_saving: bool = False) -> str:
+    # The face prints the set code, so the same document in two sets is two faces; a new
+    # upload of art gets a new file name, so the name stands for the picture.
     return (
         f"proxy-face:{card.document_hash}:{card.set_code}:r{RENDERER_VERSION}:"
-        f"q{JPEG_QUALITY}:b{bleed[0]}x{bleed[1]}"
+        f"q{JPEG_QUALITY}:b{bleed[0]}x{bleed[1]}:ink{int(ink_saving)}:art{card.art}"
     )
 
 
@@ -202,22 +204,39 @@ def _jpeg(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def _render_jpeg(card: ProxyCard, bleed: tuple[int, int]) -> bytes:
-    face = render_face(parse_card(card.document), card.set_code)
+def _art_bytes(name: str) -> bytes | None:
+    """The uploaded art's file, or None when there is none or it has gone from the storage
+    (the face then shows its ornament rather than failing the sheet)."""
+    if not name:
+        return None
+    try:
+        with default_storage.open(name, "rb") as file:
+            data: bytes = file.read()
+    except OSError:
+        return None
+    return data
+
+
+def _render_jpeg(card: ProxyCard, bleed: tuple[int, int], ink_saving: bool) -> bytes:
+    face = render_face(
+        parse_card(card.document), card.set_code, art=_art_bytes(card.art), ink_saving=ink_saving
+    )
     with Image.open(io.BytesIO(face.png)) as decoded:
         image = decoded.convert("RGB")
     return _jpeg(_extend(image, bleed))
 
 
-def face_jpeg(card: ProxyCard, *, bleed: tuple[int, int] = (0, 0)) -> bytes:
+def face_jpeg(
+    card: ProxyCard, *, bleed: tuple[int, int] = (0, 0), ink_saving: bool = False
+) -> bytes:
     """The card's 300-DPI face as JPEG (extended by `bleed` pixels on each side), from the
     ``faces`` cache, rendered and stored there when missing. Keyed by document hash, set code,
-    renderer version, JPEG quality and bleed."""
+    renderer version, JPEG quality, bleed, the ink-saving choice and the art's file."""
     store = _faces_cache()
-    key = _face_key(card, bleed)
+    key = _face_key(card, bleed, ink_saving)
     data = store.get(key)
     if not isinstance(data, bytes):
-        data = _render_jpeg(card, bleed)
+        data = _render_jpeg(card, bleed, ink_saving)
         store.set(key, data, timeout=None)
     return data
 
@@ -236,12 +255,13 @@ def _prepare_faces(
     cards: Sequence[ProxyCard],
     bleed: tuple[int, int],
     progress: Callable[[int, int], None] | None,
+    ink_saving: bool = False,
 ) -> None:
     """Render every face missing from the cache (in threads: Pillow's drawing and encoding
     release the GIL), reporting progress(done, total) over the distinct cards."""
     store = _faces_cache()
     total = len(cards)
-    missing = [card for card in cards if not store.has_key(_face_key(card, bleed))]
+    missing = [card for card in cards if not store.has_key(_face_key(card, bleed, ink_saving))]
     done = total - len(missing)
     if progress:
         progress(done, total)
@@ -249,7 +269,7 @@ def _prepare_faces(
         return
 
     def work(card: ProxyCard) -> None:
-        face_jpeg(card, bleed=bleed)
+        face_jpeg(card, bleed=bleed, ink_saving=ink_saving)
 
     with ThreadPoolExecutor(max_workers=_workers()) as pool:
         for _ in pool.map(work, missing):
@@ -459,7 +479,7 @@ def build_pdf(
     backs = back_cells(options, grid)
     bleed_px = _bleed_pixels(options)
     distinct = list({(c.set_code, c.document_hash): c for c in cards}.values())
-    _prepare_faces(distinct, bleed_px, progress)
+    _prepare_faces(distinct, bleed_px, progress, options.ink_saving)
     doc = _Pdf(options, grid.page_size)
     ticks = list(cut_mark_segments(options, grid))
     current: tuple[tuple[str, str], bytes] | None = None
@@ -476,7 +496,7 @@ def build_pdf(
                 key = (card.set_code, card.document_hash)
                 if current is None or current[0] != key:
                     # Copies sit side by side: only the face at hand is held in memory.
-                    current = (key, face_jpeg(card, bleed=bleed_px))
+                    current = (key, face_jpeg(card, bleed=bleed_px, ink_saving=options.ink_saving))
                 _placed(doc, current[1], x, y, options.card_size, options.bleed)
             for tick in ticks:
                 doc.mark(*tick)
@@ -527,11 +547,13 @@ PLACEHOLDER_FILL: Final = (238, 234, 226)
 PLACEHOLDER_LINE: Final = (150, 142, 130)
 
 
-def _preview_face(card: ProxyCard, size: tuple[int, int], bleed: tuple[int, int]) -> Image.Image:
+def _preview_face(
+    card: ProxyCard, size: tuple[int, int], bleed: tuple[int, int], ink_saving: bool = False
+) -> Image.Image:
     """The card's face at `size` (its cut rectangle in preview pixels), extended by `bleed`
     pixels each side. Read from the 300-DPI face without bleed (one cached face per card
     whatever the bleed), decoded at a reduced scale by the JPEG decoder itself."""
-    with Image.open(io.BytesIO(face_jpeg(card))) as decoded:
+    with Image.open(io.BytesIO(face_jpeg(card, ink_saving=ink_saving))) as decoded:
         decoded.draft("RGB", size)
         face = decoded.convert("RGB").resize(size, Image.Resampling.LANCZOS)
     return _extend(face, bleed)
@@ -593,7 +615,7 @@ def render_preview(
         key = (card.set_code, card.document_hash)
         face = faces.get(key)
         if face is None or face.size != (size[0] + 2 * bleed_px[0], size[1] + 2 * bleed_px[1]):
-            face = faces[key] = _preview_face(card, size, bleed_px)
+            face = faces[key] = _preview_face(card, size, bleed_px, options.ink_saving)
         image.paste(face, (left - bleed_px[0], top - bleed_px[1]))
     for x1, y1, x2, y2 in cut_mark_segments(options, grid):
         for colour, width in (((0, 0, 0), MARK_BLACK_WIDTH), ((255, 255, 255), MARK_WHITE_WIDTH)):

@@ -25,10 +25,28 @@ def face_key(card: Card) -> str:
     its document *and its set's code*: its address is found by the card's id only with it
     (catalog.selectors.card_by_face), and a document is not secret (a card started from an
     official one holds that card's document), the set's code is."""
+    # The art is drawn on the face: a new upload (a new file name) is a new address.
+    art = f":{card.art.name}" if card.art else ""
     if is_public(card.card_set):
-        return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
-    bound = hashlib.sha256(f"{card.document_hash}:{card.card_set.code}".encode()).hexdigest()
+        if not art:
+            return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
+        drawn = hashlib.sha256(f"{card.document_hash}{art}".encode()).hexdigest()
+        return f"{drawn[:16]}-{RENDERER_VERSION}"
+    bound = hashlib.sha256(f"{card.document_hash}:{card.card_set.code}{art}".encode()).hexdigest()
     return f"{bound[:16]}-{RENDERER_VERSION}"
+
+
+def _art_bytes(card: Card) -> bytes | None:
+    """The card's uploaded art, read for the renderer (which never reads storage itself);
+    None when there is none or its file has gone (the face shows its ornament)."""
+    if not card.art:
+        return None
+    try:
+        with card.art.open("rb") as file:
+            data: bytes = file.read()
+    except OSError:
+        return None
+    return data
 
 
 def card_face(*, card: Card) -> tuple[str, bytes]:
@@ -42,7 +60,7 @@ def card_face(*, card: Card) -> tuple[str, bytes]:
     faces = caches["faces"]
     png = faces.get(cache_key)
     if png is None:
-        png = render_face(card.typed, card.card_set.code).png
+        png = render_face(card.typed, card.card_set.code, art=_art_bytes(card)).png
         faces.set(cache_key, png, timeout=None)
     return key, png
 
@@ -55,6 +73,7 @@ def _proxy_card(card: Card, copies: int | None = None) -> ProxyCard:
         copies=copies if copies is not None else (card.copies or 1),
         document=dict(card.document),
         document_hash=card.document_hash,
+        art=card.art.name or "",
     )
 
 

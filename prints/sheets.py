@@ -88,6 +88,7 @@ class ProxyOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     instructions: bool = True  # the first page: print at 100% + 50 mm rulers
     alignment_page: bool = False
+    ink_saving: bool = False  # faces with a thin frame and no filled bands or badges
 
     @property
     def paper_label(self) -> str:
@@ -187,6 +188,7 @@ class ProxyCard:
     copies: int
     document: dict[str, Any]
     document_hash: str
+    art: str = ""  # the uploaded art's file name on the media storage, "" for none
 
 
 @dataclass(frozen=True)

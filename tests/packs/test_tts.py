@@ -280,7 +280,9 @@ def test_each_card_id_shows_that_card_and_the_last_cell_the_back(core: Export) -
                 others = [
                     difference(cell(sheet, columns, i % 100), face) for i in ids if i != card_id
                 ]
-                assert here < 1.6 and here < 0.75 * min(others), (entry["FaceURL"], card_id)
+                # The sheet is a JPEG: faces with filled bands and badges carry more of its
+                # error (up to about 2.2 here) while another card's cell differs by 5 or more.
+                assert here < 3.0 and here < 0.75 * min(others), (entry["FaceURL"], card_id)
 
 
 def test_the_readme_says_how_to_load_it(core: Export) -> None:

@@ -618,9 +618,9 @@ def test_second_export_renders_no_face(
     calls: list[str] = []
     real = proxies.render_face
 
-    def counting(card: CardBase, set_code: str) -> Any:
+    def counting(card: CardBase, set_code: str, **options: Any) -> Any:
         calls.append(card.name)
-        return real(card, set_code)
+        return real(card, set_code, **options)
 
     monkeypatch.setattr(proxies, "render_face", counting)
     cards = few(core_cards, "door", 5) + few(core_cards, "treasure", 3)

@@ -200,8 +200,8 @@ class FaceText:
     and Gold are shown as stats, not repeated as a sentence); for a card whose rules are not
     encoded, its description (``from_notes``). ``restrictions``: who may use an item or a
     one-shot ("Usable only by a Dwarf."), shown on the stats line of a face. ``bad_stuff``:
-    a monster's Bad Stuff sentences, without the "Bad Stuff:" heading, empty when it has
-    none or it is not known (no placeholder). ``provisional``: a stat the card shows is not
+    a monster's Bad Stuff sentences, without the "Bad Stuff:" heading ("None." for a fully
+    encoded monster without any), empty when it is not known (no placeholder). ``provisional``: a stat the card shows is not
     known yet (shown as "?")."""
 
     lines: list[str]
@@ -228,6 +228,8 @@ def rules_sentences(card: CardBase) -> FaceText:
     if isinstance(card, MonsterCard):
         lines += _sentences(card.effects, TextContext(on_monster=True))
         bad_stuff += _sentences(card.bad_stuff, TextContext(on_monster=True))
+        if not card.bad_stuff and card.encoding.status == "full":
+            bad_stuff.append("None.")
         provisional = None in (card.level, card.treasures, card.levels_gained)
     elif isinstance(card, MonsterEnhancerCard):
         lines.append(_enhancer_face_text(card))

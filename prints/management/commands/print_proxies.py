@@ -88,6 +88,11 @@ class Command(BaseCommand):
             action="store_true",
             help="add a front/back test pair that measures the duplex back offset",
         )
+        parser.add_argument(
+            "--ink-saving",
+            action="store_true",
+            help="faces with a thin frame and outlined badges, no filled bands",
+        )
         parser.add_argument("--output", required=True, help="the PDF file to write")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -168,5 +173,6 @@ class Command(BaseCommand):
             backs=options["backs"],
             back_offset=_offset(options["back_offset"]),
             instructions=not options["no_instructions"],
+            ink_saving=options["ink_saving"],
             alignment_page=options["alignment_page"],
         )
