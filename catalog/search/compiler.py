@@ -1,12 +1,13 @@
 """Compile a parsed query into one Django Q, plus ordering and warnings.
 
 Every term the compiler cannot use (an unknown keyword, kind, slot, tag or number) is left out
-of the query with a warning that names it and, where it can, the nearest valid word.
+of the query with a warning that names it and, where it can, the nearest valid word; such a
+nearest word is also kept as a correction (`CompiledQuery.corrections`), from which the search
+page offers the query as it was probably meant.
 """
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -15,52 +16,37 @@ from django.db.models import F, OrderBy, Q
 from catalog.models import CardFacet, CardSet, CardTag
 from catalog.search.facets import BAD_STUFF_KINDS
 from catalog.search.fulltext import text_match
+from catalog.search.keywords import (
+    DECKS,
+    DIRECTIONS,
+    KIND_ALIASES,
+    NUMBER_KEYWORDS,
+    ORDERS,
+    SHORTCUTS,
+    SLOTS,
+    TAGS,
+    Keyword,
+    keyword,
+    nearest_keyword,
+    quote,
+    unknown_keyword,
+)
 from catalog.search.parser import And, Node, Not, Term, parse
 from validator.checks import check_version
-from validator.engine import KINDS, Slot, nearest_word, whole_number
-from validator.engine import CardTag as TagVocabulary
+from validator.engine import KINDS, nearest_word, whole_number
 from validator.models import CardCheck
 
-TAGS = (*typing.get_args(TagVocabulary), "big")
-SLOTS = typing.get_args(Slot)
-ORDERS = {
-    "name": ("name",),
-    "level": ("level",),
-    "treasures": ("treasures",),
-    "bonus": ("bonus",),
-    "gold": ("gold",),
-    "set": ("card_set__code",),
-}
 # Numbers in a query compare with stored stats, which the effect language keeps within a
 # million; a wider range here still fits every database column and never overflows.
 NUMBER_RANGE = 1_000_000_000
-
-NUMBERS = {
-    "lvl": "level",
-    "level": "level",
-    "tr": "treasures",
-    "treasures": "treasures",
-    "bonus": "bonus",
-    "gold": "gold",
-}
+STAT_COLUMNS = frozenset(keyword.column for keyword in NUMBER_KEYWORDS)
 LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
-SHORTCUTS = (
-    "big",
-    "custom",
-    "official",
-    "oneshot",
-    "encoded",
-    "partial",
-    "textonly",
-    "valid",
-    "invalid",
-)
 
 
 def _order_by(name: str, *, descending: bool) -> OrderBy:
     # Only the stats can be missing; NULLS LAST on a column that is never null would keep
     # SQLite from reading the order straight off its index.
-    nulls_last = True if name in NUMBERS.values() else None
+    nulls_last = True if name in STAT_COLUMNS else None
     column = F(name)
     return column.desc(nulls_last=nulls_last) if descending else column.asc(nulls_last=nulls_last)
 
@@ -71,13 +57,14 @@ class CompiledQuery:
     order: list[OrderBy] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     named_sets: list[int] = field(default_factory=list)  # ids of the sets `set:` names
+    # (term, what to write instead) for each term whose keyword or value had a near match
+    corrections: list[tuple[Term, str]] = field(default_factory=list)
 
 
-def _unknown(what: str, value: str, valid: Iterable[str]) -> str:
-    options = list(valid)
-    hint = nearest_word(value, options)
+def _unknown(what: str, value: str, valid: Iterable[str], hint: str | None) -> str:
     if hint:
         return f"unknown {what} {value!r}; did you mean {hint!r}?"
+    options = list(valid)
     return f"unknown {what} {value!r}" + (f" (known: {', '.join(options)})" if options else "")
 
 
@@ -88,6 +75,7 @@ class _Compiler:
         # its code, never suggested, and a code `sets` does not hold is unknown like any other.
         self.listed_codes = sorted(code for code in listed if code in sets)
         self.warnings: list[str] = []
+        self.corrections: list[tuple[Term, str]] = []
         self.order: list[str] = []
         self.descending = False
         self.named_sets: list[int] = []
@@ -112,35 +100,40 @@ class _Compiler:
             if not value:
                 return None
             return text_match(value, column="both")
-        handler = self.handlers().get(key)
-        if handler is None:
-            self.warnings.append(f"{term.raw}: " + _unknown("keyword", key, self.keywords()))
+        found = keyword(key)
+        if found is None:
+            self.warnings.append(unknown_keyword(key))
+            nearest = nearest_keyword(key)
+            if nearest and value:
+                self.corrections.append((term, f"{nearest}{term.op}{quote(value)}"))
             return None
-        if term.op not in (":", "=") and key not in NUMBERS:
+        if term.op not in (":", "=") and not found.column:
             self.warnings.append(f"{term.raw}: {key} takes ':' or '=', not {term.op!r}")
             return None
         if not value:
             self.warnings.append(f"{term.raw}: no value given")
             return None
-        return handler(term, value)
+        return self.handlers()[found.name](term, found, value)
 
-    def keywords(self) -> list[str]:
-        return sorted(self.handlers())
+    def unknown(self, term: Term, what: str, value: str, valid: Iterable[str]) -> None:
+        """Warn of a value the keyword does not take, naming the nearest one it does."""
+        options = list(valid)
+        hint = nearest_word(value.lower(), options)
+        self.warnings.append(f"{term.raw}: " + _unknown(what, value, options, hint))
+        if hint:
+            self.corrections.append((term, f"{term.key}{term.op}{quote(hint)}"))
 
-    def handlers(self) -> dict[str, Callable[[Term, str], Q | None]]:
+    def handlers(self) -> dict[str, Callable[[Term, Keyword, str], Q | None]]:
         return {
             "name": self.name,
             "o": self.text,
-            "text": self.text,
             "t": self.kind,
-            "kind": self.kind,
             "deck": self.deck,
             "set": self.set,
-            "s": self.set,
             "tag": self.tag,
             "is": self.shortcut,
             "not": self.shortcut,
-            **{key: self.number for key in NUMBERS},
+            **{keyword.name: self.number for keyword in NUMBER_KEYWORDS},
             "slot": self.slot,
             "usable": self.facet,
             "vs": self.facet,
@@ -150,45 +143,44 @@ class _Compiler:
             "direction": self.direction,
         }
 
-    def name(self, term: Term, value: str) -> Q:
+    def name(self, term: Term, keyword: Keyword, value: str) -> Q:
         if term.exact:  # the word index narrows the rows the exact comparison reads
             return text_match(value, column="name") & Q(name__iexact=value)
         return text_match(value, column="name")
 
-    def text(self, term: Term, value: str) -> Q:
+    def text(self, term: Term, keyword: Keyword, value: str) -> Q:
         return text_match(value, column="text")
 
-    def kind(self, term: Term, value: str) -> Q | None:
+    def kind(self, term: Term, keyword: Keyword, value: str) -> Q | None:
         kind = value.lower().replace("-", "_")
-        aliases = {"oneshot": "one_shot", "enhancer": "monster_enhancer", "gual": "go_up_a_level"}
-        kind = aliases.get(kind, kind)
+        kind = KIND_ALIASES.get(kind, kind)
         if kind not in KINDS:
-            self.warnings.append(f"{term.raw}: " + _unknown("kind", value, KINDS))
+            self.unknown(term, "kind", value, (*KINDS, *KIND_ALIASES))
             return None
         return Q(kind=kind)
 
-    def deck(self, term: Term, value: str) -> Q | None:
-        if value.lower() not in ("door", "treasure"):
-            self.warnings.append(f"{term.raw}: " + _unknown("deck", value, ("door", "treasure")))
+    def deck(self, term: Term, keyword: Keyword, value: str) -> Q | None:
+        if value.lower() not in DECKS:
+            self.unknown(term, "deck", value, DECKS)
             return None
         return Q(deck=value.lower())
 
-    def set(self, term: Term, value: str) -> Q | None:
+    def set(self, term: Term, keyword: Keyword, value: str) -> Q | None:
         code = value.lower()
         if code not in self.sets:
-            self.warnings.append(f"{term.raw}: " + _unknown("set", value, self.listed_codes))
+            self.unknown(term, "set", value, self.listed_codes)
             return None
         self.named_sets.append(self.sets[code][0])
         return Q(card_set_id=self.sets[code][0])
 
-    def tag(self, term: Term, value: str) -> Q | None:
+    def tag(self, term: Term, keyword: Keyword, value: str) -> Q | None:
         tag = value.lower().replace("_", "-")
         if tag not in TAGS:
-            self.warnings.append(f"{term.raw}: " + _unknown("tag", value, TAGS))
+            self.unknown(term, "tag", value, TAGS)
             return None
         return Q(pk__in=CardTag.objects.filter(tag=tag).values("card_id"))
 
-    def shortcut(self, term: Term, value: str) -> Q | None:
+    def shortcut(self, term: Term, keyword: Keyword, value: str) -> Q | None:
         word = value.lower().replace("-", "").replace("_", "")
         checked = CardCheck.objects.filter(check_version=check_version()).values("document_hash")
         custom = [set_id for set_id, official in self.sets.values() if not official]
@@ -205,16 +197,16 @@ class _Compiler:
             "invalid": Q(document_hash__in=checked.filter(status="fail")),
         }.get(word)
         if q is None:
-            self.warnings.append(f"{term.raw}: " + _unknown(term.key or "is", value, SHORTCUTS))
+            self.unknown(term, keyword.name, value, SHORTCUTS)
             return None
-        if term.key == "not":  # a positive list of sets reads an index; NOT IN would scan
+        if keyword.name == "not":  # a positive list of sets reads an index; NOT IN would scan
             q = {"custom": Q(card_set_id__in=official), "official": Q(card_set_id__in=custom)}.get(
                 word, ~q
             )
         return q
 
-    def number(self, term: Term, value: str) -> Q | None:
-        column = NUMBERS[term.key or ""]
+    def number(self, term: Term, keyword: Keyword, value: str) -> Q | None:
+        column = keyword.column
         number = whole_number(value, low=-NUMBER_RANGE, high=NUMBER_RANGE)
         if number is None:
             self.warnings.append(
@@ -226,41 +218,39 @@ class _Compiler:
             return ~Q(**{column: number}) & Q(**{f"{column}__isnull": False})
         return Q(**{f"{column}__{LOOKUPS[term.op]}": number})
 
-    def slot(self, term: Term, value: str) -> Q | None:
+    def slot(self, term: Term, keyword: Keyword, value: str) -> Q | None:
         slot = value.lower().replace("-", "_").replace(" ", "_")
         if slot not in SLOTS:
-            self.warnings.append(f"{term.raw}: " + _unknown("slot", value, SLOTS))
+            self.unknown(term, "slot", value, SLOTS)
             return None
         return Q(slot=slot)
 
-    def facet(self, term: Term, value: str) -> Q | None:
-        facet = term.key or ""
+    def facet(self, term: Term, keyword: Keyword, value: str) -> Q | None:
+        facet = keyword.name
         wanted = value.lower()
         if facet == "bad" and wanted not in BAD_STUFF_KINDS:
-            self.warnings.append(
-                f"{term.raw}: " + _unknown("Bad Stuff kind", value, BAD_STUFF_KINDS)
-            )
+            self.unknown(term, "Bad Stuff kind", value, BAD_STUFF_KINDS)
             return None
         # "vs:elves" and "usable:elves" mean the Elf: try the singular too.
         values = {wanted, wanted.rstrip("s"), wanted.removesuffix("ves") + "f"}
         rows = CardFacet.objects.filter(facet=facet, value__in=values)
         return Q(pk__in=rows.values("card_id"))
 
-    def author(self, term: Term, value: str) -> Q:
+    def author(self, term: Term, keyword: Keyword, value: str) -> Q:
         owned = CardSet.objects.filter(owner__username__iexact=value).values("pk")
         return Q(card_set_id__in=owned)
 
-    def order_by(self, term: Term, value: str) -> None:
+    def order_by(self, term: Term, keyword: Keyword, value: str) -> None:
         fields = ORDERS.get(value.lower())
         if fields is None:
-            self.warnings.append(f"{term.raw}: " + _unknown("order", value, ORDERS))
+            self.unknown(term, "order", value, ORDERS)
             return None
         self.order = list(fields)
         return None
 
-    def direction(self, term: Term, value: str) -> None:
-        if value.lower() not in ("asc", "desc"):
-            self.warnings.append(f"{term.raw}: " + _unknown("direction", value, ("asc", "desc")))
+    def direction(self, term: Term, keyword: Keyword, value: str) -> None:
+        if value.lower() not in DIRECTIONS:
+            self.unknown(term, "direction", value, DIRECTIONS)
             return None
         self.descending = value.lower() == "desc"
         return None
@@ -288,4 +278,5 @@ def compile_query(
         order,
         parsed.warnings + compiler.warnings,
         compiler.named_sets,
+        compiler.corrections,
     )

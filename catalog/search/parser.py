@@ -42,6 +42,8 @@ class Term:
     value: str
     exact: bool = False  # !"Exact Name"
     raw: str = ""
+    # Where `raw` starts in the query read (after any cut), to correct the term in place.
+    start: int = field(default=-1, compare=False)
 
 
 @dataclass(frozen=True)
@@ -99,8 +101,7 @@ def tokenize(query: str, warnings: list[str]) -> list[_Token]:
         if match is None:  # pragma: no cover - every character matches some branch
             warnings.append(f"could not read {query[position:]!r}")
             break
-        position = match.end()
-        kind = match.lastgroup
+        start, position = position, match.end()
         raw = match.group(0)
         if match.group("space"):
             continue
@@ -110,16 +111,19 @@ def tokenize(query: str, warnings: list[str]) -> list[_Token]:
             tokens.append(_Token(")", raw))
         elif match.group("exact") is not None:
             text = match.group("exact_text")
-            tokens.append(_Token("term", raw, Term("name", ":", text, exact=True, raw=raw)))
+            tokens.append(
+                _Token("term", raw, Term("name", ":", text, exact=True, raw=raw, start=start))
+            )
         elif match.group("keyed") is not None:
             value = match.group("qvalue")
             if value is None:
                 value = match.group("value") or ""
-            term = Term(match.group("key").lower(), match.group("op"), value, raw=raw)
+            key = match.group("key").lower()
+            term = Term(key, match.group("op"), value, raw=raw, start=start)
             tokens.append(_Token("term", raw, term))
         elif match.group("phrase") is not None:
             text = match.group("phrase_text")
-            tokens.append(_Token("term", raw, Term(None, ":", text, raw=raw)))
+            tokens.append(_Token("term", raw, Term(None, ":", text, raw=raw, start=start)))
         elif match.group("minus"):
             tokens.append(_Token("-", raw))
         elif raw.lower() == "or":
@@ -127,8 +131,7 @@ def tokenize(query: str, warnings: list[str]) -> list[_Token]:
         elif raw == "-":
             warnings.append("'-' with nothing after it: ignored")
         else:
-            tokens.append(_Token("term", raw, Term(None, ":", raw, raw=raw)))
-        del kind
+            tokens.append(_Token("term", raw, Term(None, ":", raw, raw=raw, start=start)))
     return tokens
 
 
@@ -223,13 +226,64 @@ def _and(nodes: list[Node]) -> Node | None:
     return nodes[0] if len(nodes) == 1 else And(tuple(nodes))
 
 
+def read_query(query: str) -> str:
+    """The part of a query the parser reads: the first MAX_QUERY_LENGTH characters."""
+    return query[:MAX_QUERY_LENGTH]
+
+
 def parse(query: str) -> Parsed:
     """Parse a query. Over-long queries are cut, with a warning; a query nesting deeper than
     MAX_NESTING raises QueryTooComplex."""
     warnings: list[str] = []
     if len(query) > MAX_QUERY_LENGTH:
         warnings.append(f"the query is longer than {MAX_QUERY_LENGTH} characters: cut there")
-        query = query[:MAX_QUERY_LENGTH]
+        query = read_query(query)
     tokens = tokenize(query, warnings)
     node = _Parser(tokens, warnings).parse()
     return Parsed(node, warnings)
+
+
+def replace_terms(query: str, replacements: list[tuple[Term, str]]) -> str:
+    """The query read (see read_query) with each term's text replaced where it stands."""
+    text = read_query(query)
+    for term, written in sorted(replacements, key=lambda pair: pair[0].start, reverse=True):
+        if term.start < 0 or text[term.start : term.start + len(term.raw)] != term.raw:
+            continue  # a term built by hand, not read from this query
+        text = text[: term.start] + written + text[term.start + len(term.raw) :]
+    return text
+
+
+def node_text(node: Node) -> str:
+    """A node written back as a query that parses to the same node (groups in parentheses,
+    phrases closed even where the query left them open)."""
+    if isinstance(node, Term):
+        return _term_text(node)
+    if isinstance(node, Not):
+        inner = node.node
+        return "-" + (f"({node_text(inner)})" if isinstance(inner, And | Or) else node_text(inner))
+    if isinstance(node, And):
+        return " ".join(
+            f"({node_text(n)})" if isinstance(n, And | Or) else node_text(n) for n in node.nodes
+        )
+    return " or ".join(
+        f"({node_text(n)})" if isinstance(n, Or) else node_text(n) for n in node.nodes
+    )
+
+
+def _term_text(term: Term) -> str:
+    if term.exact:
+        return f'!"{term.value}"'
+    if '"' in term.value:  # only an unquoted word holds one, and reads back as written
+        return term.raw
+    plain = term.value and not re.search(r'[\s()"]', term.value)
+    if term.key is None:
+        # A bare word the tokenizer read as one needs no quotes; a phrase keeps them.
+        return term.value if plain and not term.raw.startswith('"') else f'"{term.value}"'
+    return f"{term.key}{term.op}" + (term.value if plain else f'"{term.value}"')
+
+
+def top_terms(node: Node | None) -> list[Node]:
+    """The parts of a query that must all match: the nodes of its top-level AND."""
+    if node is None:
+        return []
+    return list(node.nodes) if isinstance(node, And) else [node]

@@ -134,7 +134,7 @@ def test_order_and_direction(core_catalog: None) -> None:
         ("set:munchkin-cor", "did you mean 'munchkin-core'?"),
         ("tag:undaed", "did you mean 'undead'?"),
         ("lvl>=ten", "not a whole number"),
-        ("colour:red", "unknown keyword 'colour'"),
+        ("colour:red", "colour: is not a keyword"),
         ("is:biig", "did you mean 'big'?"),
         ("order:power", "unknown order"),
     ],
