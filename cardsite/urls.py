@@ -12,3 +12,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("packs.urls")),
     path("", include("catalog.urls")),
 ]
+
+# Pages get the site's own 500 page; the API keeps its JSON error object (cardsite/errors.py).
+handler500 = "cardsite.errors.server_error"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import yaml
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet, Sum
 
@@ -18,8 +19,10 @@ from validator.checks import SUMMARY_KEYS, CardReport, coverage
 from validator.engine import (
     CardBase,
     CardLibrary,
+    dump_card,
     parse_card,
     render_lines,
+    rules_sentences,
     slot_label,
 )
 from validator.models import CardCheck
@@ -467,3 +470,151 @@ def cards_by_reference(*, references: list[str], viewer: Viewer) -> tuple[list[i
         else:
             ids.append(card_id)
     return ids, [f"line {number}: {message}" for number, message in sorted(errors)]
+
+
+# --------------------------------------------------------------------------------------------
+# The card page (issue 17): what a player reads first (face, rules, known stats, printings,
+# the card's place in its set), then the rules engine's own view, folded away.
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardFact:
+    """One line of the card page's stats. `provisional`: not known yet, shown as "?"."""
+
+    label: str
+    value: str
+    provisional: bool = False
+    tags: tuple[tuple[str, str], ...] = ()  # (tag, label): each links to its search
+
+
+@dataclass(frozen=True)
+class SetPosition:
+    """A card's number in its set's order (the order its cards were added, as in the set
+    file) and its neighbours there."""
+
+    number: int
+    total: int
+    previous: Card | None
+    following: Card | None
+
+
+@dataclass(frozen=True)
+class CardPage:
+    """Everything the card page shows, player information first."""
+
+    detail: CardDetail
+    facts: list[CardFact]
+    rules: list[str]
+    bad_stuff: list[str]
+    description: str
+    position: SetPosition
+    printings: list[Card]
+    encoding_yaml: str
+
+    @property
+    def provisional(self) -> bool:
+        return any(fact.provisional for fact in self.facts)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def _gold_value(gold: int) -> str:
+    return "No Value" if gold == 0 else f"{gold:,} Gold Pieces"
+
+
+def _who(phrase: str) -> str:
+    # "a female character" -> "Female character": a stat value, not a sentence.
+    for article in ("a ", "an "):
+        if phrase.startswith(article):
+            phrase = phrase[len(article) :]
+            break
+    return phrase[:1].upper() + phrase[1:]
+
+
+def _card_facts(card: Card, typed: CardBase) -> list[CardFact]:
+    """The stats a player looks for, each only when the card has it. A stat the card's kind
+    must have (its STAT_FIELDS) that is not known yet is "?" (the card is provisional); an
+    optional one that is absent or zero is left out, as the printed card leaves it out."""
+    facts: list[CardFact] = []
+    required = set(typed.STAT_FIELDS)
+
+    def add(label: str, field: str, show: Callable[[int], str], *, zero: bool = True) -> None:
+        value = getattr(typed, field, None)
+        if value is None:
+            if field in required:
+                facts.append(CardFact(label, "?", provisional=True))
+        elif value or zero:
+            facts.append(CardFact(label, show(value)))
+
+    if card.kind == "monster":
+        add("Level", "level", str)
+        add("Treasures", "treasures", str)
+        add("Levels gained", "levels_gained", str)
+    elif card.kind == "monster_enhancer":
+        add("Bonus", "strength", _signed, zero=False)
+        add("Treasures", "treasures", _signed, zero=False)
+    else:
+        add("Bonus", "bonus", _signed, zero=False)
+    slot = getattr(typed, "slot", None)
+    if "slot" in required and slot is None:
+        facts.append(CardFact("Slot", "?", provisional=True))
+    elif slot and slot != "other":
+        facts.append(CardFact("Slot", slot_label(slot)))
+    if getattr(typed, "big", False):
+        facts.append(CardFact("Big", "Yes"))
+    add("Gold", "gold", _gold_value)
+    if (usable := getattr(typed, "usable_by", None)) is not None:
+        facts.append(CardFact("Usable by", _who(usable.phrase())))
+    if (unusable := getattr(typed, "not_usable_by", None)) is not None:
+        facts.append(CardFact("Not usable by", _who(unusable.phrase())))
+    add("Rank", "rank", str)
+    if typed.tags:
+        labels = tuple((tag, tag.replace("-", " ").capitalize()) for tag in typed.tags)
+        facts.append(CardFact("Tags", ", ".join(label for _, label in labels), tags=labels))
+    if typed.copies is not None:
+        facts.append(CardFact("Copies", str(typed.copies)))
+    return facts
+
+
+def _set_position(card: Card) -> SetPosition:
+    siblings = Card.objects.filter(card_set_id=card.card_set_id)
+    before = siblings.filter(pk__lt=card.pk)
+    return SetPosition(
+        number=before.count() + 1,
+        total=siblings.count(),
+        previous=before.order_by("-pk").first(),
+        following=siblings.filter(pk__gt=card.pk).order_by("pk").first(),
+    )
+
+
+def card_page(*, set_code: str, slug: str, viewer: Viewer) -> CardPage | None:
+    """What the card page shows of a card the viewer may open, or None.
+
+    The rules text is rendered from the encoding without a headline repeating the stats
+    (those are `facts`); a text-only card has no rules text but its description (notes)."""
+    detail = card_detail(set_code=set_code, slug=slug, viewer=viewer)
+    if detail is None:
+        return None
+    card, typed = detail.card, detail.typed
+    text = rules_sentences(typed)
+    # A card whose rules are not (all) encoded and render no sentence shows its notes as a
+    # description, said to be ours. A fully encoded card whose rules are all stats (a plain
+    # item) shows none: `rules_sentences` would fall back on notes restating those stats.
+    unencoded = typed.encoding.status != "full"
+    description = (typed.notes or "") if text.from_notes and unencoded else ""
+    rules = [] if text.from_notes else text.lines
+    return CardPage(
+        detail=detail,
+        facts=_card_facts(card, typed),
+        rules=rules,
+        bad_stuff=[] if text.from_notes else text.bad_stuff,
+        description=description,
+        position=_set_position(card),
+        printings=card_printings(card=card, viewer=viewer),
+        encoding_yaml=yaml.safe_dump(
+            dump_card(typed), sort_keys=False, allow_unicode=True, width=80
+        ),
+    )

@@ -119,20 +119,21 @@ def card_art(request: HttpRequest, card_id: int) -> FileResponse:
 
 
 def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
-    detail = selectors.card_detail(set_code=code, slug=slug, viewer=request.user)
-    if detail is None:
+    page = selectors.card_page(set_code=code, slug=slug, viewer=request.user)
+    if page is None:
         raise Http404("No such card")
+    card = page.detail.card
     return render(
         request,
         "catalog/card_detail.html",
         {
-            "detail": detail,
-            "card": detail.card,
-            "face_key": face_key(detail.card),
-            "art_url": card_art_url(detail.card),
-            "set_proof": set_proof(detail.card.card_set),
-            "printings": selectors.card_printings(card=detail.card, viewer=request.user),
-            "can_edit": can_edit_set(request.user, detail.card.card_set),
+            "card_page": page,
+            "detail": page.detail,
+            "card": card,
+            "face_key": face_key(card),
+            "art_url": card_art_url(card),
+            "set_proof": set_proof(card.card_set),
+            "can_edit": can_edit_set(request.user, card.card_set),
             "start_into": selectors.sets_editable_by(viewer=request.user),
         },
     )

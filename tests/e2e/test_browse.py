@@ -34,7 +34,12 @@ def test_home_to_set_to_card(page: Page, loaded_site: str) -> None:
 
     page.get_by_role("link", name="Net Troll").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Net Troll")
-    expect(page.get_by_test_id("rules-text")).to_contain_text("Level 10 monster")
+    # Player information first: the stats and the Bad Stuff, the rules engine folded away.
+    expect(page.get_by_test_id("stats")).to_contain_text("Level")
+    expect(page.get_by_test_id("stats")).to_contain_text("10")
+    expect(page.get_by_test_id("bad-stuff")).to_contain_text("highest Level")
+    expect(page.get_by_test_id("encoding")).to_be_hidden()
+    page.get_by_text("Rules engine", exact=True).click()
     expect(page.get_by_test_id("encoding")).to_be_visible()
     expect(page.get_by_test_id("validation")).to_have_text("pass")
     assert page.url.endswith("/sets/munchkin-core/net-troll/")
