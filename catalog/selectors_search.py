@@ -137,7 +137,6 @@ def search_suggestions(*, query: str, viewer: Viewer, total: int | None = None) 
         return SearchHints()
     try:
         parsed = parse(query)
-        cards, _ = card_search(query=query, viewer=viewer)
     except QueryTooComplex:
         return SearchHints()
     corrected = None
@@ -146,8 +145,10 @@ def search_suggestions(*, query: str, viewer: Viewer, total: int | None = None) 
         fixed = replace_terms(query, corrections)
         change = ", ".join(f"{term.raw} → {written}" for term, written in corrections)
         corrected = QueryHint(fixed, _count(fixed, viewer), change)
+        # What to loosen is worked out on the query as it was probably meant.
+        parsed, total = parse(fixed), corrected.total
     if total is None:
-        total = cards.count()
+        total = _count(query, viewer)
     terms = top_terms(parsed.node)
     if total or len(terms) < 2 or parsed.node is None or _words(parsed.node) > MAX_HINT_WORDS:
         return SearchHints(corrected)

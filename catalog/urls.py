@@ -1,14 +1,15 @@
 from django.urls import path
 
-from catalog import views
+from catalog import views, views_advanced
 
 app_name = "catalog"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("cards/", views.card_search, name="card_search"),
-    path("cards/syntax/", views.search_help, name="search_help"),
+    path("cards/syntax/", views_advanced.search_syntax, name="search_help"),
     path("cards/random/", views.random_card, name="random_card"),
+    path("cards/advanced/", views_advanced.advanced_search, name="advanced_search"),
     path("cards/<int:card_id>/art", views.card_art, name="card_art"),
     # After every fixed page under accounts/ (accounts/urls.py comes first in the site).
     path("accounts/<str:username>/", views.profile, name="profile"),
