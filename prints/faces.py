@@ -73,6 +73,9 @@ TEXT_BOTTOM = FOOTER_TOP - 12
 class Face:
     png: bytes
     warnings: list[str] = field(default_factory=list)
+    # Every string drawn on the face, in drawing order: what a reader of the face sees (for
+    # alt text, and for checking that no placeholder reaches a face).
+    texts: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -254,9 +257,13 @@ def _draw_badge(
         draw.ellipse((cx - r + 12, cy - r + 12, cx + r - 12, cy + r - 12), fill=colour)
     text_colour = colour if palette.ink_saving else CREAM
     draw.text((cx, cy - 34), label, font=_font(20), fill=text_colour, anchor="mm")
-    number = "?" if value is None else (f"{value:+d}" if label == "BONUS" else str(value))
+    number = _badge_number(label, value)
     size = _fit_line(draw, number, 2 * r - 40, 70, 34)
     _bold(draw, (cx, cy + 12), number, size, text_colour, anchor="mm")
+
+
+def _badge_number(label: str, value: int | None) -> str:
+    return "?" if value is None else (f"{value:+d}" if label == "BONUS" else str(value))
 
 
 def _pill(
@@ -491,6 +498,7 @@ def render_face(
     warnings: list[str] = []
     text = rules_sentences(card)
     badge = _badge(card)
+    texts = [card.name]
 
     # Title band, with the badge overlapping its right end.
     band = (INNER, BAND_TOP, WIDTH - INNER, BAND_BOTTOM)
@@ -506,12 +514,14 @@ def render_face(
     if badge:
         badge_colour = LEVEL_RED if badge[0] == "LEVEL" else BONUS_GOLD
         _draw_badge(draw, badge[0], badge[1], palette, badge_colour)
+        texts.append(f"{badge[0].title()} {_badge_number(*badge)}")
 
     # Kind line and tags.
     kind_right = (BADGE_CENTRE[0] - BADGE_RADIUS - 10) if badge else WIDTH - INNER - 10
     kind = _kind_label(card)
     size = _fit_line(draw, kind, kind_right - INNER - 14, 34, 24)
     _bold(draw, (INNER + 14, KIND_Y), kind, size, palette.frame)
+    texts.append(kind)
     x, y = INNER + 14, KIND_Y + 46
     # The provisional mark first, so that a long row of tags never pushes it off.
     marks: list[tuple[str, tuple[int, int, int] | None]] = []
@@ -524,6 +534,7 @@ def render_face(
         if x + needed > limit:
             break
         x += _pill(draw, x, y, label, palette, colour=colour) + 8
+        texts.append(label)
 
     # Slot, Big and who may use it, on one line under the art; the art box grows into the
     # room the text leaves, up to ART_GROWTH.
@@ -541,6 +552,7 @@ def render_face(
     if stats:
         size_stats = _fit_line(draw, stats, WIDTH - 2 * INNER - 28, 30, 20)
         _bold(draw, (WIDTH // 2, top + 18), stats, size_stats, palette.frame, anchor="mm")
+        texts.append(stats)
         top += stats_height
 
     if cut:
@@ -548,6 +560,7 @@ def render_face(
     font, step = _font(size), _line_height(size)
     y = top + 4
     fill = MUTED if text.from_notes else INK
+    texts += rules + (["Bad Stuff", *bad] if bad else [])
     for line in rules:
         draw.text((text_left, y), line, font=font, fill=fill)
         y += step
@@ -598,10 +611,11 @@ def render_face(
         _bold(draw, (WIDTH - INNER - 14, middle), right_text, 30, palette.frame, anchor="rm")
     code_x, code_anchor = (WIDTH // 2, "mm") if left_text else (INNER + 14, "lm")
     draw.text((code_x, middle), set_code, font=_font(20), fill=MUTED, anchor=code_anchor)
+    texts += [t for t in (left_text, right_text) if t] + [set_code]
 
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(DPI, DPI), optimize=False)
-    return Face(buffer.getvalue(), warnings)
+    return Face(buffer.getvalue(), warnings, texts)
 
 
 @register

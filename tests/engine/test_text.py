@@ -7,7 +7,7 @@ import pytest
 
 from tests.engine.conftest import monster
 from validator.engine.cards import EFFECT_TYPES, CardBase, TextContext, parse_card
-from validator.engine.text import render_text
+from validator.engine.text import render_text, rules_sentences
 
 
 def card_named(core_set: Any, name: str) -> CardBase:
@@ -76,3 +76,78 @@ def test_text_context_changes_the_subject() -> None:
     effect = RunAway(type="runaway", amount=-1)
     assert "from it" in effect.describe(TextContext(on_monster=True))
     assert "from any monster" in effect.describe(TextContext())
+
+
+# --- rules_sentences: the rules text beside the stats (faces, the card page) ------------------
+
+
+def test_rules_sentences_leave_out_the_monsters_stat_headline() -> None:
+    card = parse_card(
+        monster(
+            level=4,
+            treasures=2,
+            effects=[{"type": "strength", "amount": 5, "when": {"race": "dwarf"}}],
+            bad_stuff=[{"type": "lose_levels", "amount": 2}],
+        )
+    )
+    text = rules_sentences(card)
+    assert text.lines == ["+5 to its combat strength against a Dwarf."]
+    assert text.bad_stuff == ["Lose 2 levels."]  # apart, without its heading
+    assert not text.provisional and not text.from_notes
+
+
+def test_a_fully_encoded_monster_without_bad_stuff_says_none() -> None:
+    assert rules_sentences(parse_card(monster())).bad_stuff == ["None."]
+
+
+def test_rules_sentences_leave_out_an_items_stats_and_keep_who_may_use_it() -> None:
+    card = parse_card(
+        {
+            "name": "Test Helm",
+            "deck": "treasure",
+            "kind": "item",
+            "slot": "headgear",
+            "bonus": 3,
+            "gold": 400,
+            "usable_by": {"race": "elf"},
+            "encoding": {"status": "full"},
+        }
+    )
+    text = rules_sentences(card)
+    assert text.lines == [] and text.restrictions == ["Usable only by an Elf."]
+    assert "400" not in " ".join(text.lines + text.restrictions)
+
+
+def test_a_partly_encoded_bad_stuff_clause_goes_to_the_bad_stuff() -> None:
+    card = parse_card(
+        monster(
+            notes="It hates Elves; its Bad Stuff takes your hat.",
+            encoding={
+                "status": "partial",
+                "clauses": ["It hates Elves.", "Bad Stuff: lose your hat."],
+            }
+        )
+    )
+    text = rules_sentences(card)
+    assert text.lines == ["It hates Elves."] and text.bad_stuff == ["Lose your hat."]
+
+
+def test_a_text_only_card_gives_its_notes_and_unknown_stats_are_provisional() -> None:
+    card = parse_card(
+        monster(
+            level=None,
+            notes="A beast of our own description.",
+            encoding={"status": "text_only", "reason": "not written yet"},
+        )
+    )
+    text = rules_sentences(card)
+    assert text.lines == ["A beast of our own description."] and text.from_notes
+    assert text.provisional and text.bad_stuff == []
+
+
+def test_no_rules_sentence_of_the_core_set_says_unknown_or_not_encoded(core_set: Any) -> None:
+    for card in core_set.cards:
+        text = rules_sentences(card)
+        words = " ".join(text.lines + text.restrictions + text.bad_stuff)
+        assert not re.search("unknown|not encoded", words, re.IGNORECASE), (card.name, words)
+        assert not re.search(r"Level \d+ monster|Gold Pieces", words), (card.name, words)

@@ -22,6 +22,7 @@ import pypdfium2
 import pytest
 from django.core.management import CommandError, call_command
 from PIL import Image, ImageChops, ImageStat
+from rest_framework.test import APIClient
 
 from prints import proxies
 from prints.proxies import (
@@ -664,3 +665,50 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--write-reference"]:
         sys.exit("usage: python -m tests.prints.test_proxies --write-reference")
     _write_reference()
+
+
+# --- ink-saving faces ---------------------------------------------------------------------------
+
+
+def dark_share(jpeg: bytes) -> float:
+    """The share of a face's pixels that are ink (luminance under 200)."""
+    with Image.open(io.BytesIO(jpeg)) as decoded:
+        grey = decoded.convert("L")
+    return sum(grey.histogram()[:200]) / (grey.width * grey.height)
+
+
+def test_ink_saving_faces_are_printed_when_asked(core_cards: list[ProxyCard]) -> None:
+    cards = few(core_cards, "door", 2)
+    plain, saving = face_jpeg(cards[0]), face_jpeg(cards[0], ink_saving=True)
+    assert plain != saving and dark_share(saving) < 0.5 * dark_share(plain)
+    content = export(cards, ink_saving=True, instructions=False)
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        embedded = [im["stream"].get_rawdata() for im in pdf.pages[0].images]
+    assert embedded == [face_jpeg(card, ink_saving=True) for card in cards]
+
+
+@pytest.mark.django_db
+def test_print_proxies_takes_ink_saving(core_catalog: None, tmp_path: Path) -> None:
+    output = tmp_path / "ink.pdf"
+    call_command(
+        "print_proxies",
+        *("--cards", "Net Troll", "--ink-saving", "--no-instructions", "--output", str(output)),
+        stdout=io.StringIO(),
+    )
+    (troll,) = proxy_cards_from_catalog(names=["Net Troll"])
+    with pdfplumber.open(output) as pdf:
+        assert pdf.pages[0].images[0]["stream"].get_rawdata() == face_jpeg(troll, ink_saving=True)
+
+
+@pytest.mark.django_db
+def test_the_api_and_the_form_take_ink_saving(core_catalog: None) -> None:
+    (troll,) = proxy_cards_from_catalog(names=["Net Troll"])
+    for flag, expected in ((True, face_jpeg(troll, ink_saving=True)), (False, face_jpeg(troll))):
+        response = APIClient().post(
+            "/api/proxies/",
+            {"cards": ["Net Troll"], "ink_saving": flag, "instructions": False},
+            format="json",
+        )
+        assert response.status_code == 200
+        with pdfplumber.open(io.BytesIO(response.content)) as pdf:
+            assert pdf.pages[0].images[0]["stream"].get_rawdata() == expected

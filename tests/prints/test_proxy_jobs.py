@@ -5,6 +5,7 @@ worker (and by `prune_proxy_jobs`) PROXY_JOB_KEEP_HOURS after they finished."""
 from __future__ import annotations
 
 import io
+from dataclasses import asdict
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from django.utils import timezone
 from accounts.limits import BUSY_RETRY_SECONDS
 from prints import jobs
 from prints.models import JobStatus, ProxyJob
+from prints.sheets import ProxyOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +140,10 @@ def test_an_expired_pdf_is_no_longer_served(
     assert 'data-testid="proxy-expires"' in page and "then deleted" in page
     assert client.get(f"/proxies/jobs/{fresh.pk}/proxies.pdf").status_code == 200
     assert client.get(f"/proxies/jobs/{stale.pk}/proxies.pdf").status_code == 404
+
+
+def test_a_jobs_options_keep_ink_saving() -> None:
+    # A job stores its options as JSON and builds them back when it runs.
+    for flag in (True, False):
+        assert jobs._options(asdict(ProxyOptions(ink_saving=flag))).ink_saving is flag
+    assert jobs._options({}).ink_saving is False  # a job stored before the option existed

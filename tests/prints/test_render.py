@@ -11,8 +11,9 @@ from PIL import Image
 
 from catalog.models import Card
 from catalog.services import card_create, set_create
-from prints.faces import HEIGHT, RENDERER_VERSION, WIDTH, CardFaceExporter, render_face
+from prints.faces import ART_TOP, HEIGHT, RENDERER_VERSION, WIDTH, CardFaceExporter, render_face
 from prints.selectors import face_key
+from tests.catalog.factories import card_in, png_bytes
 from tests.factories import monster_document
 from validator.engine import parse_card
 
@@ -96,3 +97,20 @@ def test_an_unlisted_sets_face_is_found_by_its_current_digest_only(
         assert response["Cache-Control"] == "private, max-age=31536000, immutable"
     client.force_login(alice)  # the owner's stale digest is still redirected
     assert client.get(f"/faces/{copy.pk}/0000000000000000-1.png").status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_cards_uploaded_art_is_drawn_on_its_served_face(
+    client: Client, alice: User, settings: Any, tmp_path: Any
+) -> None:
+    settings.MEDIA_ROOT = tmp_path
+    plain = card_in(alice, "public")
+    with_art = card_in(alice, "unlisted", art=png_bytes())  # one solid #3a6ea5 picture
+    assert face_key(with_art) != face_key(plain)  # a new picture is a new address
+    client.force_login(alice)
+    for card, expected in ((with_art, True), (plain, False)):
+        response = client.get(f"/faces/{card.pk}/{face_key(card)}.png")
+        assert response.status_code == 200
+        image = Image.open(io.BytesIO(response.content)).convert("RGB")
+        middle = image.getpixel((WIDTH // 2, ART_TOP + 60))
+        assert (middle == (0x3A, 0x6E, 0xA5)) is expected, middle
