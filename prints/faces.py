@@ -323,30 +323,31 @@ def _ornament(
         for dx in (-36, -12, 12, 36):
             shape([(cx + dx - 10, cy + 40), (cx + dx + 10, cy + 40), (cx + dx, cy + 66)])
     elif isinstance(card, ItemCard):
-        # A shield with a sword standing behind it, the hilt above the shield's rim.
+        # A shield with a sword laid across it, point down to the right.
         shape(
             [
-                (cx - 14, cy - 96),
-                (cx + 14, cy - 96),
-                (cx + 14, cy + 90),
-                (cx, cy + 116),
-                (cx - 14, cy + 90),
+                (cx - 80, cy - 90),
+                (cx + 80, cy - 90),
+                (cx + 80, cy + 5),
+                (cx, cy + 95),
+                (cx - 80, cy + 5),
             ]
         )
-        shape(
-            [
-                (cx - 90, cy - 80),
-                (cx + 90, cy - 80),
-                (cx + 90, cy + 10),
-                (cx, cy + 100),
-                (cx - 90, cy + 10),
-            ]
-        )
-        draw.line((cx, cy - 60, cx, cy + 70), fill=ink, width=w)
-        draw.line((cx - 70, cy - 20, cx + 70, cy - 20), fill=ink, width=w)
-        draw.rectangle((cx - 56, cy - 108, cx + 56, cy - 94), fill=ink)
-        draw.rectangle((cx - 9, cy - 136, cx + 9, cy - 108), fill=ink)
-        draw.ellipse((cx - 15, cy - 156, cx + 15, cy - 126), fill=soft, outline=ink, width=w)
+        draw.line((cx, cy - 70, cx, cy + 66), fill=ink, width=w)
+        draw.line((cx - 62, cy - 22, cx + 62, cy - 22), fill=ink, width=w)
+
+        def turned(x: float, y: float) -> tuple[float, float]:
+            angle = -math.pi / 4
+            return (
+                cx + x * math.cos(angle) - y * math.sin(angle),
+                cy + x * math.sin(angle) + y * math.cos(angle),
+            )
+
+        shape([turned(*p) for p in ((-12, -96), (12, -96), (12, 100), (0, 128), (-12, 100))])
+        shape([turned(*p) for p in ((-52, -108), (52, -108), (52, -94), (-52, -94))])
+        shape([turned(*p) for p in ((-8, -146), (8, -146), (8, -108), (-8, -108))])
+        px, py = turned(0, -156)
+        draw.ellipse((px - 14, py - 14, px + 14, py + 14), fill=soft, outline=ink, width=w)
     elif isinstance(card, CurseCard):
         # A swirl: an Archimedean spiral of three turns.
         points = []
@@ -381,7 +382,17 @@ def _ornament(
         shape(points)
         draw.rectangle((cx - 8, cy - 40, cx + 8, cy + 40), fill=ink)
         draw.rectangle((cx - 40, cy - 8, cx + 40, cy + 8), fill=ink)
-    elif isinstance(card, CharacterCard | FollowerCard):
+    elif isinstance(card, CharacterCard) and card.kind_name == "race":
+        # A bust: a head over shoulders, for the peoples a character may belong to.
+        draw.ellipse((cx - 50, cy - 110, cx + 50, cy - 10), fill=soft, outline=ink, width=w)
+        draw.chord((cx - 110, cy, cx + 110, cy + 200), 180, 360, fill=soft, outline=ink, width=w)
+    elif isinstance(card, FollowerCard):
+        # A helmet, for a hireling or an ally who fights beside you.
+        draw.chord((cx - 90, cy - 100, cx + 90, cy + 80), 180, 360, fill=soft, outline=ink, width=w)
+        draw.rectangle((cx - 90, cy - 10, cx + 90, cy + 20), fill=soft, outline=ink, width=w)
+        draw.rectangle((cx - 12, cy - 10, cx + 12, cy + 90), fill=ink)
+        draw.line((cx, cy - 100, cx, cy - 140), fill=ink, width=w)
+    elif isinstance(card, CharacterCard):
         shape(
             [
                 (cx - 90, cy - 100),
