@@ -6,6 +6,7 @@ app_name = "catalog"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("cards/", views.card_search, name="card_search"),
     path("cards/syntax/", views_advanced.search_syntax, name="search_help"),
     path("cards/random/", views.random_card, name="random_card"),

@@ -2,6 +2,7 @@ import mimetypes
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 
 from accounts.selectors import user_get
@@ -156,3 +157,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "new_set_url": new_set_url,
         },
     )
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for on answers that link no icon (an API's JSON, a face
+    PNG opened alone): the site's icon under its static name, hashed in production."""
+    response = redirect(static("catalog/favicon.png"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

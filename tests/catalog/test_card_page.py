@@ -263,3 +263,10 @@ def test_every_page_links_the_favicon(client: Client, core_catalog: None) -> Non
         assert 'rel="icon" href="/static/catalog/favicon.svg"' in client.get(url).content.decode()
     svg = Path(str(finders.find("catalog/favicon.svg")))
     assert svg.read_text().lstrip().startswith("<svg")
+
+
+def test_favicon_ico_leads_to_the_icon(client: Client) -> None:
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"] == "/static/catalog/favicon.png"
+    assert finders.find("catalog/favicon.png")
