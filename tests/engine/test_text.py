@@ -7,7 +7,7 @@ import pytest
 
 from tests.engine.conftest import monster
 from validator.engine.cards import EFFECT_TYPES, CardBase, TextContext, parse_card
-from validator.engine.text import render_text, rules_sentences
+from validator.engine.text import FaceText, render_text, rules_sentences
 
 
 def card_named(core_set: Any, name: str) -> CardBase:
@@ -125,7 +125,7 @@ def test_a_partly_encoded_bad_stuff_clause_goes_to_the_bad_stuff() -> None:
             encoding={
                 "status": "partial",
                 "clauses": ["It hates Elves.", "Bad Stuff: lose your hat."],
-            }
+            },
         )
     )
     text = rules_sentences(card)
@@ -151,3 +151,34 @@ def test_no_rules_sentence_of_the_core_set_says_unknown_or_not_encoded(core_set:
         words = " ".join(text.lines + text.restrictions + text.bad_stuff)
         assert not re.search("unknown|not encoded", words, re.IGNORECASE), (card.name, words)
         assert not re.search(r"Level \d+ monster|Gold Pieces", words), (card.name, words)
+
+
+def test_what_is_not_known_is_an_open_question_not_a_rules_line() -> None:
+    card = parse_card(
+        monster(
+            notes="Eats boots. Its Bad Stuff is a mystery.",
+            encoding={
+                "status": "partial",
+                "clauses": ["It eats boots.", "Bad Stuff not known."],
+            },
+        )
+    )
+    text = rules_sentences(card)
+    assert text.lines == ["It eats boots."] and text.bad_stuff == []
+    assert text.open_questions == ["Bad Stuff not known."] and text.provisional
+
+
+def test_a_plain_item_has_no_sentence_and_does_not_repeat_its_notes() -> None:
+    card = parse_card(
+        {
+            "name": "Plain Hat",
+            "deck": "treasure",
+            "kind": "item",
+            "slot": "headgear",
+            "bonus": 1,
+            "gold": 100,
+            "notes": "Headgear worth +1.",
+            "encoding": {"status": "full"},
+        }
+    )
+    assert rules_sentences(card) == FaceText(lines=[])

@@ -8,6 +8,7 @@ rendered here: they stay in the card's notes and the page shows them apart, mark
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -201,17 +202,23 @@ class FaceText:
     encoded, its description (``from_notes``). ``restrictions``: who may use an item or a
     one-shot ("Usable only by a Dwarf."), shown on the stats line of a face. ``bad_stuff``:
     a monster's Bad Stuff sentences, without the "Bad Stuff:" heading ("None." for a fully
-    encoded monster without any), empty when it is not known (no placeholder). ``provisional``: a stat the card shows is not
-    known yet (shown as "?")."""
+    encoded monster without any), empty when it is not known (no placeholder).
+    ``open_questions``: the encoding's notes on what is not known of the card ("Its Gold
+    value is not known."), kept out of ``lines``: for a page's rules-engine section, never a
+    face. ``provisional``: a stat is not known yet (shown as "?") or something of the card's
+    text is (an open question)."""
 
     lines: list[str]
     restrictions: list[str] = field(default_factory=list)
     bad_stuff: list[str] = field(default_factory=list)
     from_notes: bool = False
     provisional: bool = False
+    open_questions: list[str] = field(default_factory=list)
 
 
 _BAD_STUFF_PREFIX = "bad stuff:"
+# A partly encoded card's clause that says what is not known rather than what the card does.
+_OPEN_QUESTION = re.compile(r"\bnot known\b|\bdo not say\b", re.IGNORECASE)
 
 
 def rules_sentences(card: CardBase) -> FaceText:
@@ -219,11 +226,13 @@ def rules_sentences(card: CardBase) -> FaceText:
 
     Every sentence is rendered from the encoded effects (or, for a partly encoded card, the
     clauses the encoding keeps in our own words); a card with no rules sentence at all
-    shows its notes, our own description of it. Nothing here says "unknown" or "not
-    encoded": a stat not known yet is the caller's "?", flagged by ``provisional``."""
+    shows its notes, our own description of it. Nothing in ``lines``, ``restrictions`` or
+    ``bad_stuff`` says "unknown" or "not encoded": a stat not known yet is the caller's "?",
+    flagged by ``provisional``. Used by the card faces (prints.faces) and the card page."""
     lines: list[str] = []
     restrictions: list[str] = []
     bad_stuff: list[str] = []
+    open_questions: list[str] = []
     provisional = False
     if isinstance(card, MonsterCard):
         lines += _sentences(card.effects, TextContext(on_monster=True))
@@ -248,16 +257,28 @@ def rules_sentences(card: CardBase) -> FaceText:
     if card.encoding.status == "partial":
         for clause in card.encoding.clauses:
             text = _sentence(clause)
-            if text.lower().startswith(_BAD_STUFF_PREFIX):
+            if _OPEN_QUESTION.search(text):
+                open_questions.append(text)
+            elif text.lower().startswith(_BAD_STUFF_PREFIX):
                 bad_stuff.append(_sentence(text[len(_BAD_STUFF_PREFIX) :]))
             else:
                 lines.append(text)
     lines = [line for line in lines if line]
     from_notes = False
-    if card.encoding.status == "text_only" or not (lines or bad_stuff or restrictions):
+    # A fully encoded card with no sentence (a plain item) says all with its stats; its
+    # notes would only repeat them.
+    status = card.encoding.status
+    if status == "text_only" or (status == "partial" and not (lines or bad_stuff)):
         from_notes = bool(card.notes)
         lines = [_sentence(card.notes)] if card.notes else lines
-    return FaceText(lines, restrictions, [b for b in bad_stuff if b], from_notes, provisional)
+    return FaceText(
+        lines,
+        restrictions,
+        [b for b in bad_stuff if b],
+        from_notes,
+        provisional or bool(open_questions),
+        open_questions,
+    )
 
 
 def _enhancer_face_text(card: MonsterEnhancerCard) -> str:
