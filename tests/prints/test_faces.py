@@ -88,6 +88,27 @@ def badge_box() -> tuple[int, int, int, int]:
     return cx - half, cy - half, cx + half, cy + half
 
 
+MARGIN_3MM = round(3 / 25.4 * 300)  # 3 mm at 300 DPI: what a cutter may shave off
+
+
+def outside_the_safe_area(
+    picture: Image.Image, deck: str | None, ink_saving: bool
+) -> list[tuple[int, int, int, int]]:
+    """The strips of the 3 mm margin where the face differs from the blank card."""
+    blank = card_background(deck, ink_saving)
+    strips = [
+        (0, 0, WIDTH, MARGIN_3MM),
+        (0, HEIGHT - MARGIN_3MM, WIDTH, HEIGHT),
+        (0, 0, MARGIN_3MM, HEIGHT),
+        (WIDTH - MARGIN_3MM, 0, WIDTH, HEIGHT),
+    ]
+    return [
+        strip
+        for strip in strips
+        if ImageChops.difference(picture.crop(strip), blank.crop(strip)).getbbox() is not None
+    ]
+
+
 def dark_pixels(picture: Image.Image) -> int:
     """Pixels of ink: darker than a light tint (luminance under 200)."""
     return sum(picture.convert("L").histogram()[:200])
@@ -157,6 +178,7 @@ def test_no_face_of_any_set_says_unknown_or_not_encoded_and_every_one_fits() -> 
             words = " ".join(result.texts)
             assert not re.search(r"unknown|not encoded", words, re.IGNORECASE), (code, words)
             assert result.warnings == [], (code, each.name)
+            assert outside_the_safe_area(image(result), each.deck, False) == [], each.name
             seen += 1
     assert seen == sum(len(raw_cards(code)) for code in codes)
 
@@ -166,18 +188,12 @@ def test_no_face_of_any_set_says_unknown_or_not_encoded_and_every_one_fits() -> 
 def test_nothing_but_the_frame_is_drawn_outside_the_safe_area(
     which: tuple[str, str], ink_saving: bool
 ) -> None:
+    assert MARGIN_3MM <= SAFE_MARGIN
     drawn = image(face(which, ink_saving=ink_saving))
-    blank = card_background(card(which).deck, ink_saving)
-    margin = round(3 / 25.4 * 300)  # 3 mm at 300 DPI
-    assert margin <= SAFE_MARGIN
-    strips = [
-        (0, 0, WIDTH, margin),
-        (0, HEIGHT - margin, WIDTH, HEIGHT),
-        (0, 0, margin, HEIGHT),
-        (WIDTH - margin, 0, WIDTH, HEIGHT),
-    ]
-    for strip in strips:
-        assert ImageChops.difference(drawn.crop(strip), blank.crop(strip)).getbbox() is None, strip
+    assert outside_the_safe_area(drawn, card(which).deck, ink_saving) == []
+    # The check sees a mark: a dot in the margin is found.
+    drawn.putpixel((WIDTH // 2, HEIGHT - 10), (1, 2, 3))
+    assert outside_the_safe_area(drawn, card(which).deck, ink_saving) != []
 
 
 def test_faces_are_deterministic_and_true_size() -> None:
