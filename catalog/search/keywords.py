@@ -87,7 +87,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword("set", ("s", "e", "edition"), "set code", "set:munchkin-booty", values="set"),
     Keyword("tag", (), "tag (a creature's kind, a weapon's...)", "tag:undead", values="tag"),
     Keyword("is", (), "has this property", "is:big", values="shortcut"),
-    Keyword("not", (), "lacks this property", "not:official", values="shortcut"),
+    Keyword("not", (), "lacks this property", "not:custom", values="shortcut"),
     Keyword("lvl", ("level", "lv"), "monster level", "lvl>=16", column="level"),
     Keyword("tr", ("treasures",), "Treasures a monster gives", "tr>=4", column="treasures"),
     Keyword("bonus", (), "item or one-shot bonus", "bonus>=3", column="bonus"),

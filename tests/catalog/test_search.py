@@ -3,14 +3,27 @@
 import json
 
 import pytest
+import yaml
 from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
 
 from catalog.models import CardSet
 from catalog.search import MAX_NESTING, QueryTooComplex
-from catalog.search.parser import MAX_QUERY_LENGTH, And, Not, Or, Term, parse
+from catalog.search.compiler import compile_query
+from catalog.search.keywords import KEYWORDS, keyword
+from catalog.search.parser import (
+    MAX_QUERY_LENGTH,
+    And,
+    Not,
+    Or,
+    Term,
+    node_text,
+    parse,
+    replace_terms,
+)
 from catalog.selectors import card_search
 from catalog.services import set_create
+from tests.conftest import CORE_SET
 
 
 def names(query: str) -> tuple[list[str], list[str]]:
@@ -213,3 +226,158 @@ def test_numbers_beyond_any_column_warn_instead_of_overflowing(
     cards, warnings = card_search(query=f"level>{value}", viewer=AnonymousUser())
     assert "is not a whole number from -1,000,000,000 to 1,000,000,000" in warnings[0]
     assert list(cards) == []
+
+
+# --- keywords, aliases and what a misspelling suggests (issue 17) -----------------------------
+
+# Every spelling shared/design/search-syntax.md names, as it writes them.
+CONTRACT_SPELLINGS = (
+    *("name", "o", "text", "t", "kind", "deck", "set", "s", "tag", "is", "not"),
+    *("lvl", "level", "tr", "treasures", "bonus", "gold", "slot", "usable", "vs", "bad"),
+    *("author", "order", "direction"),
+)
+
+
+@pytest.mark.parametrize("spelling", CONTRACT_SPELLINGS)
+def test_every_keyword_of_the_contract_is_read(spelling: str) -> None:
+    assert keyword(spelling) is not None
+    assert keyword(spelling.upper()) == keyword(spelling)  # any case
+
+
+def test_no_spelling_stands_for_two_keywords() -> None:
+    spellings = [s for k in KEYWORDS for s in k.spellings]
+    assert len(spellings) == len(set(spellings))
+
+
+@pytestmark_db
+@pytest.mark.parametrize(
+    ("alias", "contract"),
+    [
+        ("type:monster tag:undead", "t:monster tag:undead"),
+        ("TYPE=monster tag:undead", "kind:monster tag:undead"),
+        ('oracle:"lose 2 levels"', 'o:"lose 2 levels"'),
+        ("t:monster level>=16", "t:monster lvl>=16"),
+        ("t:monster lv>=16", "t:monster lvl>=16"),
+        ("e:munchkin-core t:curse", "set:munchkin-core t:curse"),
+        ("value>=600", "gold>=600"),
+        ("t:monster sort:level dir:desc", "t:monster order:level direction:desc"),
+        ("badstuff:death", "bad:death"),
+    ],
+)
+def test_aliases_find_what_the_contracts_spelling_finds(
+    core_catalog: None, alias: str, contract: str
+) -> None:
+    found, warnings = names(alias)
+    expected, _ = names(contract)
+    assert warnings == []
+    assert found and found == expected
+
+
+@pytestmark_db
+def test_level_aliases_find_the_six_monsters_of_level_16_and_above(core_catalog: None) -> None:
+    core = yaml.safe_load(CORE_SET.read_text())["cards"]
+    expected = sorted(
+        c["name"] for c in core if c["kind"] == "monster" and (c.get("level") or 0) >= 16
+    )
+    assert len(expected) == 6
+    for spelling in ("level", "lv", "lvl"):
+        found, _ = names(f"type:monster {spelling}>=16")
+        assert sorted(found) == expected
+
+
+@pytestmark_db
+@pytest.mark.parametrize(
+    ("query", "warning"),
+    [
+        ("tpe:monster", "tpe: is not a keyword; did you mean t:?"),
+        ("nmae:boots", "nmae: is not a keyword; did you mean name:?"),
+        ("lvel>=3", "lvel: is not a keyword; did you mean lvl:?"),
+        ("tresures>=2", "tresures: is not a keyword; did you mean tr:?"),
+        ("Slto:armor", "slto: is not a keyword; did you mean slot:?"),
+    ],
+)
+def test_an_unknown_keyword_names_the_nearest(core_catalog: None, query: str, warning: str) -> None:
+    found, warnings = names(query)
+    assert any(w.startswith(warning) for w in warnings), warnings
+    assert found == []
+
+
+@pytestmark_db
+def test_a_keyword_like_no_other_names_none(core_catalog: None) -> None:
+    _, warnings = names("zzzzqqq:1")
+    assert warnings == ["zzzzqqq: is not a keyword (the search syntax page lists them)"]
+
+
+@pytestmark_db
+@pytest.mark.parametrize(
+    ("query", "warning"),
+    [
+        ("deck:tresure", "did you mean 'treasure'?"),
+        ("bad:deth", "did you mean 'death'?"),
+        ("slot:footgeer", "did you mean 'footgear'?"),
+        ("order:lvl", "did you mean 'level'?"),
+        ("direction:dsc", "did you mean 'desc'?"),
+        ("type:curze", "did you mean 'curse'?"),
+    ],
+)
+def test_an_unknown_value_names_the_nearest(core_catalog: None, query: str, warning: str) -> None:
+    _, warnings = names(query)
+    assert any(warning in w for w in warnings), warnings
+
+
+def test_the_api_returns_the_nearest_keyword_as_a_warning(
+    client: Client, core_catalog: None
+) -> None:
+    answer = client.get("/api/cards/", {"q": "tpe:monster"}).json()
+    assert answer["object"] == "list" and answer["total"] == 0
+    assert answer["warnings"][0].startswith("tpe: is not a keyword; did you mean t:?")
+
+
+def test_the_search_page_shows_the_nearest_keyword(client: Client, core_catalog: None) -> None:
+    page = client.get("/cards/", {"q": "tpe:monster"})
+    assert page.status_code == 200
+    assert "tpe: is not a keyword; did you mean t:?" in page.content.decode()
+
+
+@pytestmark_db
+@pytest.mark.parametrize(
+    ("query", "corrected"),
+    [
+        ("t:monstr lvl>=16", "t:monster lvl>=16"),
+        ("tpe:monster -tag:undaed", "t:monster -tag:undead"),
+        ("zzzzt:monstr t:monstr", "zzzzt:monstr t:monster"),  # `zzzzt:` is near none
+        ("(deck:dor or bonus>=3) order:gld", "(deck:door or bonus>=3) order:gold"),
+        ('nme:"net troll"', 'name:"net troll"'),
+    ],
+)
+def test_corrections_rewrite_each_misspelt_term_where_it_stands(query: str, corrected: str) -> None:
+    compiled = compile_query(query, sets={"munchkin-core": (1, True)})
+    assert replace_terms(query, compiled.corrections) == corrected
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "t:monster (tag:undead or tag:shark) -set:munchkin-core lvl>=10 order:level",
+        '-(a b) !"Net Troll" name:"x y" o:"lose 2 levels"',
+        "(a or b) or c d",
+        "a (b c) or -d",
+        '"unclosed phrase',
+    ],
+)
+def test_node_text_reads_back_as_the_same_query(query: str) -> None:
+    node = parse(query).node
+    assert node is not None
+    again = parse(node_text(node))
+    assert again.node is not None and again.warnings == []
+    assert _shape(again.node) == _shape(node)
+
+
+def _shape(node: object) -> object:
+    """A node without the query text it was read from."""
+    if isinstance(node, Term):
+        return (node.key, node.op, node.value, node.exact)
+    if isinstance(node, Not):
+        return ("not", _shape(node.node))
+    assert isinstance(node, And | Or)
+    return (type(node).__name__, tuple(_shape(n) for n in node.nodes))
