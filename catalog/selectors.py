@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import yaml
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from catalog.exports.set_yaml import SetFile, set_info
 from catalog.faces import face_key
@@ -102,22 +102,13 @@ def sets_editable_by(*, viewer: Viewer) -> QuerySet[CardSet]:
 
 
 def set_list(*, viewer: Viewer) -> QuerySet[CardSet]:
-    """The sets listed for the viewer, with their card counts (distinct cards, copies, and
-    copies per deck)."""
+    """The sets listed for the viewer, annotated with what `set_counts` reads."""
     return _with_counts(listed_sets(viewer=viewer))
 
 
 def _with_counts(sets: QuerySet[CardSet]) -> QuerySet[CardSet]:
-    # The reverse relation reads every card row, deleted or not: count only the live ones.
-    live = Q(cards__deleted_at__isnull=True)
-    return sets.annotate(
-        card_count=Count("cards", filter=live),
-        copy_count=Sum("cards__copies", filter=live),
-        unknown_copies=Count("cards", filter=live & Q(cards__copies__isnull=True)),
-        door_copies=Sum("cards__copies", filter=live & Q(cards__deck="door")),
-        treasure_copies=Sum("cards__copies", filter=live & Q(cards__deck="treasure")),
-        full_count=Count("cards", filter=live & Q(cards__encoding="full")),
-    ).order_by("-official", "year", "name")
+    # The annotations `set_counts` reads: one query for every set of a listing.
+    return sets.annotate(**_count_annotations()).order_by("-official", "year", "name")
 
 
 def catalog_cards(*, set_codes: list[str] | None = None) -> list[tuple[str, dict[str, object]]]:
@@ -618,3 +609,248 @@ def card_page(*, set_code: str, slug: str, viewer: Viewer) -> CardPage | None:
             dump_card(typed), sort_keys=False, allow_unicode=True, width=80
         ),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# The set page, the home page's counts and search results' views (issue 17): one source of
+# every count a set shows, and the rows of the grid / list / checklist views.
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetCounts:
+    """How much of a set is catalogued. Distinct cards and copies are kept apart: a card
+    whose copies are not known adds to `cards` and its deck, never to `copies` (the old
+    tiles added nothing for it, so Booty's ten Treasure cards counted as 0 Treasure)."""
+
+    cards: int
+    door: int
+    treasure: int
+    neither: int  # outside both decks, or its deck not known
+    copies: int  # the sum over the cards whose copies are known
+    copies_known: int  # how many cards those are
+    fully_encoded: int
+    cards_in_box: int | None
+
+    @property
+    def copies_unknown(self) -> int:
+        return self.cards - self.copies_known
+
+    @property
+    def summary(self) -> str:
+        """One honest sentence: what is catalogued, what of it is known, the box's size."""
+        noun = "card" if self.cards == 1 else "cards"
+        text = f"{self.cards} distinct {noun} catalogued"
+        if not self.cards:
+            known = ""
+        elif self.copies_known == self.cards:
+            known = f"; copies known for all of them: {self.copies} in all"
+        elif self.copies_known == 0:
+            known = "; copies known for none of them"
+        else:
+            known = (
+                f"; copies known for {self.copies_known} of them ({self.copies} in all), "
+                f"not for the other {self.copies_unknown}"
+            )
+        box = ""
+        if self.cards_in_box:
+            whole = self.copies_known == self.cards and self.copies == self.cards_in_box
+            box = (
+                f", the whole box of {self.cards_in_box} cards"
+                if whole
+                else f". The box holds {self.cards_in_box} cards"
+            )
+        return f"{text}{known}{box}."
+
+
+def _count_annotations() -> dict[str, Count | Sum]:
+    # The reverse relation reads every card row, deleted or not: count only the live ones.
+    live = Q(cards__deleted_at__isnull=True)
+    known = live & Q(cards__copies__isnull=False)
+    return {
+        "card_count": Count("cards", filter=live),
+        "copy_count": Sum("cards__copies", filter=known),
+        "copies_known": Count("cards", filter=known),
+        "door_count": Count("cards", filter=live & Q(cards__deck="door")),
+        "treasure_count": Count("cards", filter=live & Q(cards__deck="treasure")),
+        "full_count": Count("cards", filter=live & Q(cards__encoding="full")),
+    }
+
+
+def set_counts(*, card_set: CardSet) -> SetCounts:
+    """The counts of a set, for every page that shows one (home, set page): read from the
+    annotations `set_list` and `set_get` give, or counted here for a bare set."""
+    if not hasattr(card_set, "copies_known"):
+        card_set = CardSet.objects.filter(pk=card_set.pk).annotate(**_count_annotations()).get()
+    cards: int = card_set.card_count  # type: ignore[attr-defined]
+    door: int = card_set.door_count  # type: ignore[attr-defined]
+    treasure: int = card_set.treasure_count  # type: ignore[attr-defined]
+    return SetCounts(
+        cards=cards,
+        door=door,
+        treasure=treasure,
+        neither=cards - door - treasure,
+        copies=card_set.copy_count or 0,  # type: ignore[attr-defined]
+        copies_known=card_set.copies_known,  # type: ignore[attr-defined]
+        fully_encoded=card_set.full_count,  # type: ignore[attr-defined]
+        cards_in_box=card_set.cards_in_box,
+    )
+
+
+@dataclass(frozen=True)
+class SetTile:
+    card_set: CardSet
+    counts: SetCounts
+
+
+def set_tiles(*, viewer: Viewer) -> list[SetTile]:
+    """The home page: each set listed for the viewer with its counts."""
+    return [SetTile(s, set_counts(card_set=s)) for s in set_list(viewer=viewer)]
+
+
+# The set page's views and orders; each order ends on the name, then the set's own order.
+SET_VIEWS = ("grid", "list", "checklist")
+SET_ORDERS: dict[str, tuple[str, ...]] = {
+    "number": (),
+    "name": ("name",),
+    "kind": ("deck", "kind", "name"),
+    "deck": ("deck", "name"),
+    "level": ("level", "name"),
+    "treasures": ("treasures", "name"),
+    "bonus": ("bonus", "name"),
+    "gold": ("gold", "name"),
+    "copies": ("copies", "name"),
+}
+SET_DIRECTIONS = ("asc", "desc")
+SET_PAGE_SIZE = 200  # every official set on one page; a big custom set is paged
+
+
+@dataclass(frozen=True)
+class CardEntry:
+    """A card as the grid, list and checklist views show it. `number`: its number in its
+    set (the order its cards were added, as on the card page); `stats`: its known stats on
+    one line; `rules`: its rules text rendered from the encoding, Bad Stuff apart."""
+
+    card: Card
+    number: int | None
+    face: str
+    kind_label: str
+    stats: str
+    rules: list[str]
+    bad_stuff: list[str]
+    provisional: bool
+
+
+def _stat_line(card: Card, typed: CardBase) -> str:
+    """The stats a list row shows, short; "?" for one the card's kind has but is not known."""
+
+    def known(value: int | None, show: Callable[[int], str]) -> str:
+        return "?" if value is None else show(value)
+
+    parts: list[str] = []
+    if card.kind == "monster":
+        parts.append(f"Level {known(card.level, str)}")
+        treasures = card.treasures
+        noun = "Treasure" if treasures == 1 else "Treasures"
+        parts.append(f"{known(treasures, str)} {noun}")
+        if card.levels_gained and card.levels_gained > 1:
+            parts.append(f"{card.levels_gained} levels")
+    elif card.kind == "monster_enhancer":
+        strength = getattr(typed, "strength", None)
+        parts.append(known(strength, _signed))
+    elif card.kind in ("item", "ship", "one_shot", "hireling", "ally", "sidekick"):
+        if card.bonus is None or card.bonus:
+            parts.append(known(card.bonus, _signed))
+        if card.slot and card.slot != "other":
+            parts.append(slot_label(card.slot))
+        if card.big:
+            parts.append("Big")
+        if card.kind in ("item", "ship", "one_shot"):
+            parts.append(known(card.gold, lambda g: "No Value" if g == 0 else f"{g:,} Gold"))
+    if (rank := getattr(typed, "rank", None)) is not None:
+        parts.append(f"Rank {rank}")
+    return " · ".join(parts)
+
+
+def card_entries(
+    *, cards: Iterable[Card], numbers: dict[int, int] | None = None
+) -> list[CardEntry]:
+    """The rows of a grid, list or checklist of cards (a set's or a search's)."""
+    entries = []
+    for card in cards:
+        typed = card.typed
+        text = rules_sentences(typed)
+        # A fully encoded card whose rules are all stats would fall back on notes that
+        # restate them (as on the card page): it has no rules text beyond its stats.
+        bare = text.from_notes and typed.encoding.status == "full"
+        entries.append(
+            CardEntry(
+                card=card,
+                number=None if numbers is None else numbers.get(card.pk),
+                face=face_key(card),
+                kind_label=kind_label(card.kind),
+                stats=_stat_line(card, typed),
+                rules=[] if bare else [*text.restrictions, *text.lines],
+                bad_stuff=[] if text.from_notes else text.bad_stuff,
+                provisional=text.provisional,
+            )
+        )
+    return entries
+
+
+@dataclass(frozen=True)
+class SetBrowse:
+    """One page of a set's cards in the order asked for. `out_of_range`: the page asked for
+    is past the last one (nothing is shown)."""
+
+    entries: list[CardEntry]
+    total: int
+    number: int
+    per_page: int
+    out_of_range: bool = False
+
+    @property
+    def num_pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.num_pages
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+
+def set_browse(
+    *,
+    card_set: CardSet,
+    deck: str = "",
+    kind: str = "",
+    order: str = "number",
+    direction: str = "asc",
+    page: int = 1,
+    per_page: int = SET_PAGE_SIZE,
+) -> SetBrowse:
+    """A page of the set's cards, filtered by deck and kind, in one of SET_ORDERS. Cards
+    without the stat an order sorts on come last either way."""
+    numbers = {
+        pk: i
+        for i, pk in enumerate(
+            Card.objects.filter(card_set=card_set).order_by("pk").values_list("pk", flat=True),
+            start=1,
+        )
+    }
+    cards = set_cards(card_set=card_set, deck=deck, kind=kind)
+    fields = [*SET_ORDERS[order], "pk"]
+    descending = direction == "desc"
+    cards = cards.order_by(
+        *(F(f).desc(nulls_last=True) if descending else F(f).asc(nulls_last=True) for f in fields)
+    )
+    total = cards.count()
+    browse = SetBrowse([], total, page, per_page)
+    if page > browse.num_pages:
+        return SetBrowse([], total, page, per_page, out_of_range=True)
+    start = (page - 1) * per_page
+    chosen = list(cards.select_related("card_set")[start : start + per_page])
+    return SetBrowse(card_entries(cards=chosen, numbers=numbers), total, page, per_page)

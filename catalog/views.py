@@ -6,80 +6,104 @@ from django.templatetags.static import static
 from django.urls import reverse
 
 from accounts.selectors import user_get
-from catalog import selectors
+from catalog import selectors, selectors_search
 from catalog.addresses import card_art_url, set_proof
 from catalog.faces import face_key
-from catalog.forms import SetFilterForm
+from catalog.forms import ResultsViewForm, SetFilterForm
 from catalog.permissions import can_edit_set, is_public
 from catalog.search import QueryTooComplex
-from validator.engine import whole_number
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "catalog/home.html", {"sets": selectors.set_list(viewer=request.user)})
+    return render(request, "catalog/home.html", {"tiles": selectors.set_tiles(viewer=request.user)})
 
 
 def set_detail(request: HttpRequest, code: str) -> HttpResponse:
+    """The set for players: its cards as a grid of faces, a list or a checklist, filtered
+    and sorted; the rules engine's coverage folded away at the bottom. Unknown filters,
+    views, orders or pages are reported with status 400 and no cards."""
     card_set = selectors.set_get(code=code, viewer=request.user)
     if card_set is None:
         raise Http404(f"No set with code {code!r}")
     form = SetFilterForm(request.GET or None, kinds=selectors.set_kinds(card_set=card_set))
-    deck = kind = ""
-    if form.is_bound and form.is_valid():
-        deck, kind = form.cleaned_data["deck"], form.cleaned_data["kind"]
-    invalid = form.is_bound and not form.is_valid()
-    cards = [] if invalid else selectors.set_cards(card_set=card_set, deck=deck, kind=kind)
+    valid = not form.is_bound or form.is_valid()
+    settings = form.cleaned_data if form.is_bound and valid else {}
+    browse = None
+    if valid:
+        browse = selectors.set_browse(
+            card_set=card_set,
+            deck=settings.get("deck", ""),
+            kind=settings.get("kind", ""),
+            order=settings.get("order", "number"),
+            direction=settings.get("dir", "asc"),
+            page=settings.get("page", 1),
+        )
+        if browse.out_of_range:
+            form.add_error("page", _no_such_page(browse.number, browse.num_pages))
     return render(
         request,
         "catalog/set_detail.html",
         {
             "card_set": card_set,
+            "counts": selectors.set_counts(card_set=card_set),
             "form": form,
-            "rows": selectors.set_card_rows(cards=cards),
-            "filtered": bool(deck or kind),
+            "browse": browse if browse and not browse.out_of_range else None,
+            "view": settings.get("view", "grid"),
+            "filtered": bool(settings.get("deck") or settings.get("kind")),
             "coverage": selectors.set_coverage(card_set=card_set),
             "can_edit": can_edit_set(request.user, card_set),
         },
-        status=400 if invalid else 200,
+        status=400 if form.errors else 200,
     )
 
 
+def _no_such_page(number: int, last: int) -> str:
+    return f"there is no page {number:,}: this list has {last} page{'s' if last > 1 else ''}."
+
+
 PAGE_SIZE = 60
-MAX_PAGE = 10_000
 
 
 def card_search(request: HttpRequest) -> HttpResponse:
+    """Search results as a grid of faces, a list (stats and rules text) or a checklist;
+    an unknown view or page is reported with status 400 and no results."""
     query = request.GET.get("q", "")
-    view = "list" if request.GET.get("view") == "list" else "grid"
+    form = ResultsViewForm(request.GET)
+    valid = form.is_valid()
+    view = form.cleaned_data.get("view", "grid") if valid else "grid"
     page = None
     refused = ""
-    if query.strip():
-        number = whole_number(request.GET.get("page", "1"), low=1, high=10**18) or 1
-        number = min(number, MAX_PAGE)
+    if valid and query.strip():
+        number = form.cleaned_data["page"]
         try:
             page = selectors.card_search_page(
                 query=query, viewer=request.user, page=number, per_page=PAGE_SIZE
             )
-            if number > page.num_pages:  # past the end: show the last page, as links expect
-                page = selectors.card_search_page(
-                    query=query, viewer=request.user, page=page.num_pages, per_page=PAGE_SIZE
-                )
         except QueryTooComplex as exc:
             refused = str(exc)
-    warnings = page.warnings if page else []
-    faces = {c.pk: face_key(c) for c in page.cards} if page else {}
+        if page is not None and number > page.num_pages:
+            form.add_error("page", _no_such_page(number, page.num_pages))
+            page = None
+    hints = (
+        selectors_search.search_suggestions(query=query, viewer=request.user, total=page.total)
+        if page is not None
+        else None
+    )
     return render(
         request,
         "catalog/search.html",
         {
             "query": query,
             "page": page,
-            "warnings": warnings,
+            "entries": selectors.card_entries(cards=page.cards) if page else [],
+            "warnings": page.warnings if page else [],
             "refused": refused,
+            "form": form,
             "view": view,
-            "faces": faces,
+            "hints": hints,
             "orders": selectors.SEARCH_ORDERS,
         },
+        status=400 if form.errors else 200,
     )
 
 

@@ -1,12 +1,16 @@
 """The server-rendered pages show the right content."""
 
+import re
+from html import unescape as html_unescape
 from pathlib import Path
 
 import pytest
+import yaml
 from django.test import Client
 from django.urls import reverse
 
 from catalog.models import Card
+from tests.conftest import CORE_SET
 
 pytestmark = pytest.mark.django_db
 
@@ -17,9 +21,11 @@ def test_home_lists_every_set_with_counts(client: Client, core_catalog: None) ->
     html = response.content.decode()
     assert "Munchkin" in html
     assert reverse("catalog:set_detail", args=["munchkin-core"]) in html
-    assert '<dd data-testid="card-count">147</dd>' in html
-    assert '<dd data-testid="copy-count">168</dd>' in html
-    assert "168 of 168 cards in the box catalogued" in html
+    core = yaml.safe_load(CORE_SET.read_text())["cards"]
+    assert f'<dd data-count="cards">{len(core)}</dd>' in html
+    assert f'<dd data-count="copies">{sum(c["copies"] for c in core)}</dd>' in html
+    # Every core card's copies are known and add up to the box (168 cards, the rulebook).
+    assert "the whole box of 168 cards" in html
 
 
 def test_home_without_a_catalog_says_how_to_load_it(client: Client) -> None:
@@ -107,9 +113,14 @@ def test_a_set_with_unknown_copies_says_so(client: Client, tmp_path: Path) -> No
     )
     call_command("load_catalog", str(path), stdout=io.StringIO())
     home = client.get("/").content.decode()
-    assert "At least 3 of 168 cards in the box catalogued (copies unknown for 1 card)" in home
+    expected = (
+        "2 distinct cards catalogued; copies known for 1 of them (2 in all), not for the "
+        "other 1. The box holds 168 cards."
+    )
+    assert expected in home
+    assert '<dd data-count="neither">1</dd>' in home  # the card outside both decks
     page = client.get("/sets/partial-set/").content.decode()
-    assert "1 card whose copies are not known" in page and "at least 3 of the 168" in page
+    assert expected in page
     card = client.get("/sets/partial-set/mystery-card/").content.decode()
     assert "Named in a rulebook." in card and "Kind not known yet" in card
 
@@ -174,3 +185,113 @@ def test_card_page_links_other_printings(client: Client) -> None:
     assert "Other printings" in page
     for code in ("munchkin-booty", "munchkin-impossible", "munchkin-spongebob", "munchkin-super"):
         assert f"/sets/{code}/super-munchkin/" in page
+
+
+# --- the set page for players: views, orders, the rules engine folded away (issue 17) ----------
+
+SET_URL = "/sets/munchkin-core/"
+
+
+def core_cards() -> list[dict[str, object]]:
+    cards: list[dict[str, object]] = yaml.safe_load(CORE_SET.read_text())["cards"]
+    return cards
+
+
+def test_set_page_is_a_grid_of_lazy_faces_with_the_rules_engine_last(
+    client: Client, core_catalog: None
+) -> None:
+    html = client.get(SET_URL).content.decode()
+    faces = re.findall(r'<img src="/faces/[^>]*>', html)
+    assert len(faces) == len(core_cards())
+    assert all('loading="lazy"' in f and 'width="' in f and 'height="' in f for f in faces)
+    # The coverage table sits in a closed "Rules engine" section after the cards.
+    assert '<details class="rules-engine" data-testid="rules-engine">' in html
+    assert html.index('data-testid="grid"') < html.index('data-testid="coverage"')
+
+
+def test_set_list_view_shows_stats_and_rules_text(client: Client, core_catalog: None) -> None:
+    html = client.get(SET_URL, {"view": "list", "kind": "monster"}).content.decode()
+    assert '<img src="/faces/' not in html and 'data-testid="list"' in html
+    row = html[html.index(">Net Troll<") :]
+    row = row[: row.index("</tr>")]
+    # The fixture: Level 10, 3 Treasures; its Bad Stuff lets the top-Level players take an item.
+    assert "Level 10 · 3 Treasures" in row
+    assert "Bad Stuff:" in row and "highest Level" in row
+
+
+def test_set_checklist_numbers_cards_in_the_set_files_order(
+    client: Client, core_catalog: None
+) -> None:
+    html = client.get(SET_URL, {"view": "checklist"}).content.decode()
+    assert 'data-testid="checklist"' in html
+    assert html.count('<span class="box" aria-hidden="true"></span>') == len(core_cards())
+    number = [c["name"] for c in core_cards()].index("Net Troll") + 1
+    assert re.search(rf'<td class="num">{number}</td>\s*<td><a href="[^"]*">Net Troll</a>', html)
+
+
+def test_set_page_sorts(client: Client, core_catalog: None) -> None:
+    monsters = [c for c in core_cards() if c["kind"] == "monster"]
+    highest = max(monsters, key=lambda c: int(str(c["level"])))["name"]
+    html = client.get(SET_URL, {"view": "list", "order": "level", "dir": "desc"}).content.decode()
+    first = re.search(r'<td class="name"><a href="[^"]*">([^<]*)</a>', html)
+    assert first is not None and first.group(1) == highest
+
+    html = client.get(SET_URL, {"view": "checklist", "order": "name"}).content.decode()
+    names = re.findall(r'<td><a href="/sets/munchkin-core/[^"]*">([^<]*)</a>', html)
+    assert [html_unescape(n) for n in names] == sorted(str(c["name"]) for c in core_cards())
+
+
+def test_view_links_keep_the_filters(client: Client, core_catalog: None) -> None:
+    html = client.get(SET_URL, {"kind": "monster", "order": "level"}).content.decode()
+    assert 'href="?kind=monster&amp;order=level&amp;view=checklist"' in html
+
+
+@pytest.mark.parametrize(
+    ("parameters", "accepted"),
+    [
+        ({"view": "table"}, "grid, list, checklist"),
+        ({"order": "power"}, "number, name, kind"),
+        ({"dir": "up"}, "asc, desc"),
+        ({"page": "two"}, "pages are numbered from 1"),
+        ({"page": "0"}, "pages are numbered from 1"),
+        ({"page": "2"}, "there is no page 2: this list has 1 page"),
+    ],
+)
+def test_set_page_reports_bad_views_orders_and_pages(
+    client: Client, core_catalog: None, parameters: dict[str, str], accepted: str
+) -> None:
+    response = client.get(SET_URL, parameters)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert accepted in html and "Net Troll" not in html
+
+
+def test_search_views_share_the_set_pages_partials(client: Client, core_catalog: None) -> None:
+    listed = client.get("/cards/", {"q": "t:monster lvl>=18", "view": "list"}).content.decode()
+    assert 'data-testid="list"' in listed and "Level 20 · 5 Treasures" in listed
+    checklist = client.get("/cards/", {"q": "t:monster lvl>=18", "view": "checklist"})
+    html = checklist.content.decode()
+    assert checklist.status_code == 200 and 'data-testid="checklist"' in html
+    assert "<code>munchkin-core</code>" in html  # search's set column
+
+
+@pytest.mark.parametrize(
+    ("parameters", "message"),
+    [
+        ({"view": "table"}, "grid, list, checklist"),
+        ({"page": "x"}, "is not a page number"),
+        ({"page": "9"}, "there is no page 9: this list has 1 page"),
+    ],
+)
+def test_search_reports_bad_views_and_pages(
+    client: Client, core_catalog: None, parameters: dict[str, str], message: str
+) -> None:
+    response = client.get("/cards/", {"q": "tag:undead", **parameters})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert message in html and "King Tut" not in html
+
+
+def test_an_empty_search_says_nothing_matched(client: Client, core_catalog: None) -> None:
+    html = client.get("/cards/", {"q": "lvl>=99"}).content.decode()
+    assert 'data-testid="total">0 cards' in html and "No cards match this search." in html
