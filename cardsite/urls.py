@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
+from cardsite.docs import doc_view
+
 # No static() route for MEDIA_URL: uploaded files (card art, proxy PDFs) are reached only
 # through views that check who may see them and read them through the storage API.
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -11,6 +13,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("prints.urls")),
     path("", include("packs.urls")),
     path("", include("catalog.urls")),
+    # Site documentation rendered from docs/*.md (issue 17: the editor's help links here).
+    path("docs/<slug:slug>/", doc_view, name="doc_page"),
 ]
 
 # Pages get the site's own 500 page; the API keeps its JSON error object (cardsite/errors.py).

@@ -1,17 +1,14 @@
 """The pages of prints: card faces, the proxy page with its live preview, proxy jobs."""
 
-import io
-import textwrap
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
-from PIL import Image, ImageDraw
 
 from accounts.limits import TooManyRequests, identities, rate_limit
 from catalog import selectors as catalog_selectors
@@ -69,7 +66,10 @@ def proxies(request: HttpRequest) -> HttpResponse:
     form = _proxy_form(request, data)
     errors: list[str] = []
     refused: TooManyRequests | None = None
-    if request.method == "POST":
+    # "Update the preview" posts the form (so the CSRF token stays out of the address) and
+    # asks for the page again, not the PDF.
+    making = request.method == "POST" and "preview" not in request.POST
+    if making:
         selection, options, errors = _proxy_request(request, form)
         if not errors:
             try:
@@ -93,7 +93,7 @@ def proxies(request: HttpRequest) -> HttpResponse:
             except TooManyRequests as exc:
                 refused = exc
                 errors = [exc.message]
-    preview_query = (request.POST if request.method == "POST" else request.GET).urlencode()
+    preview_query, preview_errors = _preview_of(request, form, data, errors, checked=making)
     response = render(
         request,
         "prints/proxies.html",
@@ -101,22 +101,61 @@ def proxies(request: HttpRequest) -> HttpResponse:
             "form": form,
             "errors": errors,
             "preview_query": preview_query,
+            "preview_errors": preview_errors,
             "sync_copies": jobs.SYNC_COPIES,
             "sync_faces": jobs.SYNC_FACES,
             "preview_faces": settings.PROXY_PREVIEW_MAX_CARDS,
         },
-        status=429 if refused else 400 if errors else 200,
+        status=429 if refused else 400 if errors or preview_errors else 200,
     )
     if refused:
         response["Retry-After"] = str(refused.retry_after)
     return response
 
 
+def preview_query(data: QueryDict) -> str:
+    """The preview image's query: the form's options, never the CSRF token (an address is
+    logged, cached and sent on as a referrer; the token is only for the POST body)."""
+    query = data.copy()
+    for name in ("csrfmiddlewaretoken", "preview"):
+        query.pop(name, None)
+    return query.urlencode()
+
+
+def _preview_of(
+    request: HttpRequest,
+    form: ProxyForm,
+    data: QueryDict | None,
+    errors: list[str],
+    *,
+    checked: bool,
+) -> tuple[str, list[str]]:
+    """(query of the preview image, or "" for none; why there is none) for the page as
+    served, so the page says in text why it shows no preview, with or without scripts.
+    `checked`: proxies() has already checked the options in full (they gave `errors`)."""
+    if data is None:
+        return "", []
+    if not checked:
+        selection, _options, errors = _proxy_request(request, form)
+        if not errors:
+            try:
+                jobs.proxy_cards(selection=selection, viewer=request.user)
+            except (ProxyError, jobs.PackNotFound) as exc:
+                errors = [str(exc)]
+    return ("" if errors else preview_query(data)), errors
+
+
+def _preview_refused(errors: list[str], status: int) -> JsonResponse:
+    """A preview that cannot be drawn: its reasons as text, which the page shows beside the
+    preview (never drawn into an image, which only sighted readers of English could use)."""
+    return JsonResponse({"errors": errors}, status=status)
+
+
 def proxy_preview(request: HttpRequest) -> HttpResponse:
-    """The first sheet as PNG, drawn from the same layout as the PDF; a problem is drawn as
-    text in its place, so the page's preview always says something. Open to anyone, so
-    counted per user and per address (PROXY_PREVIEW_PER_MINUTE): past it, a 429 picture
-    saying when to try again, with Retry-After."""
+    """The first sheet as PNG, drawn from the same layout as the PDF. Options that cannot be
+    drawn answer 400 with {"errors": [...]} as JSON, for the page to show as text. Open to
+    anyone, so counted per user and per address (PROXY_PREVIEW_PER_MINUTE): past it, a 429
+    with the same JSON saying when to try again, and Retry-After."""
     try:
         rate_limit(
             scope="proxy-preview",
@@ -126,22 +165,23 @@ def proxy_preview(request: HttpRequest) -> HttpResponse:
             what="previews",
         )
     except TooManyRequests as exc:
-        response = HttpResponse(message_png([exc.message]), content_type="image/png", status=429)
+        response = _preview_refused([exc.message], 429)
         response["Retry-After"] = str(exc.retry_after)
         response["Cache-Control"] = "no-store"
         return response
     form = _proxy_form(request, request.GET)
     selection, options, errors = _proxy_request(request, form)
-    png = None
     if not errors:
         try:
             cards = jobs.proxy_cards(selection=selection, viewer=request.user)
             png = render_preview(cards=cards, options=options)
         except (ProxyError, jobs.PackNotFound) as exc:
             errors = [str(exc)]
-    if png is None:
-        png = message_png(errors)
-    response = HttpResponse(png, content_type="image/png", status=200 if not errors else 400)
+    if errors:
+        refused = _preview_refused(errors, 400)
+        refused["Cache-Control"] = "no-store"
+        return refused
+    response = HttpResponse(png, content_type="image/png")
     response["Cache-Control"] = "private, max-age=60"
     return response
 
@@ -166,13 +206,3 @@ def proxy_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
     response["Content-Disposition"] = 'attachment; filename="proxies.pdf"'
     patch_cache_control(response, private=True)  # the job's owner's own
     return response
-
-
-def message_png(lines: list[str]) -> bytes:
-    """A small picture of a message, for an image slot that cannot show what was asked."""
-    text = "\n".join(textwrap.fill(line, 60) for line in lines) or "Nothing to show"
-    image = Image.new("RGB", (520, 40 + 16 * text.count("\n")), "#fff6f5")
-    ImageDraw.Draw(image).multiline_text((12, 12), text, fill="#8b1e1e")
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return out.getvalue()

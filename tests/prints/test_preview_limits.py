@@ -12,7 +12,7 @@ from django.test import Client
 from PIL import Image
 from rest_framework.test import APIClient
 
-from prints import proxies, views
+from prints import proxies
 from prints.jobs import MAX_COPIES
 from prints.models import ProxyJob
 from prints.proxies import PLACEHOLDER_FILL, PREVIEW_MAX_SIDE
@@ -23,18 +23,11 @@ PREVIEW = "/proxies/preview.png"
 HUGE = {"sets": "munchkin-core", "paper": "custom", "paper_size": "1500x1500"}
 
 
-@pytest.fixture
-def drawn_messages(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every message the preview draws as a picture (what the 400 or 429 image says)."""
-    seen: list[str] = []
-    real = views.message_png
-
-    def spy(lines: list[str]) -> bytes:
-        seen.extend(lines)
-        return real(lines)
-
-    monkeypatch.setattr(views, "message_png", spy)
-    return seen
+def refusal(response: Any) -> list[str]:
+    """What a refused preview says: its JSON reasons, as the page shows them in text."""
+    assert response["Content-Type"] == "application/json"
+    errors: list[str] = response.json()["errors"]
+    return errors
 
 
 @pytest.fixture
@@ -51,13 +44,13 @@ def faces_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_a_paper_past_the_largest_is_refused_everywhere_naming_the_limit(
-    client: Client, core_catalog: None, drawn_messages: list[str], settings: Any
+    client: Client, core_catalog: None, settings: Any
 ) -> None:
     settings.PROXY_PAPER_MAX_MM = 500
     expected = "each side may be at most 500 mm"
     preview = client.get(PREVIEW, HUGE)
-    assert preview.status_code == 400 and preview["Content-Type"] == "image/png"
-    assert any(expected in line for line in drawn_messages), drawn_messages
+    assert preview.status_code == 400
+    assert any(expected in line for line in refusal(preview)), refusal(preview)
 
     page = client.post("/proxies/", HUGE)
     assert page.status_code == 400 and expected in page.content.decode()
@@ -104,22 +97,22 @@ def test_a_page_within_the_budget_shows_every_face(
 
 
 def test_previews_are_counted_per_address(
-    client: Client, core_catalog: None, drawn_messages: list[str], settings: Any
+    client: Client, core_catalog: None, settings: Any
 ) -> None:
     settings.PROXY_PREVIEW_PER_MINUTE = 3
     for _ in range(3):
         assert client.get(PREVIEW, {"sets": "munchkin-core"}).status_code == 200
     refused = client.get(PREVIEW, {"sets": "munchkin-core"})
-    assert refused.status_code == 429 and refused["Content-Type"] == "image/png"
+    assert refused.status_code == 429
     assert 1 <= int(refused["Retry-After"]) <= 60
     assert refused["Cache-Control"] == "no-store"
-    assert any("at most 3 a minute from your address" in line for line in drawn_messages)
+    assert any("at most 3 a minute from your address" in line for line in refusal(refused))
     elsewhere = client.get(PREVIEW, {"sets": "munchkin-core"}, REMOTE_ADDR="192.0.2.44")
     assert elsewhere.status_code == 200
 
 
 def test_previews_are_counted_per_user_across_addresses(
-    client: Client, core_catalog: None, alice: User, drawn_messages: list[str], settings: Any
+    client: Client, core_catalog: None, alice: User, settings: Any
 ) -> None:
     settings.PROXY_PREVIEW_PER_MINUTE = 2
     client.force_login(alice)
@@ -128,7 +121,7 @@ def test_previews_are_counted_per_user_across_addresses(
         assert response.status_code == 200
     refused = client.get(PREVIEW, {"sets": "munchkin-core"}, REMOTE_ADDR="192.0.2.3")
     assert refused.status_code == 429
-    assert any("from your account" in line for line in drawn_messages)
+    assert any("from your account" in line for line in refusal(refused))
 
 
 def test_a_card_list_longer_than_a_pdf_is_refused(client: Client, core_catalog: None) -> None:

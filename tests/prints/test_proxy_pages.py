@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.http import QueryDict
 from django.test import Client
 from PIL import Image
 from rest_framework.test import APIClient
@@ -14,6 +15,7 @@ from catalog.models import Card, CardSet
 from catalog.services import card_create, set_create
 from prints import jobs as proxy_jobs
 from prints.models import ProxyJob
+from prints.views import preview_query
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
 
@@ -55,9 +57,72 @@ def test_the_preview_is_the_first_sheet_as_png(client: Client, core: None) -> No
     assert wide.width > wide.height
 
 
-def test_a_bad_preview_draws_its_reason(client: Client, core: None) -> None:
+def test_a_bad_preview_answers_its_reason_as_text(client: Client, core: None) -> None:
+    # The core set's fixture has "Net Troll"; one letter short is no card.
     response = client.get("/proxies/preview.png", {"cards": "Net Trol"})
-    assert response.status_code == 400 and response["Content-Type"] == "image/png"
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    assert response["Cache-Control"] == "no-store"
+    (reason,) = response.json()["errors"]
+    assert "Net Trol'" in reason and "Net Troll" in reason
+
+
+def test_a_preview_of_nothing_says_what_to_choose(client: Client, core: None) -> None:
+    response = client.get("/proxies/preview.png")
+    assert response.status_code == 400
+    assert "choose what to print" in response.json()["errors"][0]
+
+
+def test_the_page_says_in_text_why_there_is_no_preview(client: Client, core: None) -> None:
+    response = client.get("/proxies/", {"cards": "Net Trol", "preview": "1"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    box = page[page.index('data-testid="proxy-preview-errors"') :]
+    assert "Net Trol&#x27;; did you mean" in box[: box.index("</ul>")]
+    img = page[page.index('id="proxy-preview"') :].split(">")[0]
+    assert "src=" not in img and "hidden" in img
+
+
+def test_a_blank_page_asks_for_a_choice_and_draws_nothing(client: Client, core: None) -> None:
+    response = client.get("/proxies/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Choose sets, a pack, a query or cards" in page
+    img = page[page.index('id="proxy-preview"') :].split(">")[0]
+    assert "src=" not in img
+
+
+def test_the_preview_address_never_carries_the_csrf_token(client: Client, core: None) -> None:
+    response = client.get(
+        "/proxies/",
+        {"sets": "munchkin-core", "csrfmiddlewaretoken": "leaked-token", "preview": "1"},
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    img = page[page.index('id="proxy-preview"') :].split(">")[0]
+    assert 'src="/proxies/preview.png?sets=munchkin-core"' in img
+    assert "csrfmiddlewaretoken" not in img and "leaked-token" not in page
+
+
+def test_update_the_preview_posts_and_keeps_the_token_out_of_every_address(
+    client: Client, core: None
+) -> None:
+    response = client.post(
+        "/proxies/",
+        {"sets": "munchkin-core", "paper": "letter", "preview": "1", "csrfmiddlewaretoken": "t0k"},
+    )
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    img = page[page.index('id="proxy-preview"') :].split(">")[0]
+    assert "sets=munchkin-core" in img and "paper=letter" in img
+    assert "csrfmiddlewaretoken" not in img and "t0k" not in page
+    assert 'formmethod="get"' not in page  # no button sends the form, token and all, by GET
+    assert not ProxyJob.objects.exists()
+
+
+def test_preview_query_drops_the_token_and_keeps_the_options() -> None:
+    data = QueryDict("csrfmiddlewaretoken=abc&sets=a&sets=b&paper=a4&preview=1")
+    assert preview_query(data) == "sets=a&sets=b&paper=a4"
 
 
 def test_a_small_selection_downloads_at_once(client: Client, core: None) -> None:
