@@ -13,6 +13,7 @@ from catalog.search.keywords import (
     DECKS,
     NUMBER_KEYWORDS,
     ORDERS,
+    SHORTCUT_LABELS,
     SHORTCUTS,
     SLOTS,
     TAGS,
@@ -25,17 +26,6 @@ STAT_LIMIT = 1_000_000
 # The lowest value of each number keyword's stat (only a bonus goes below zero).
 STAT_FLOORS = {"lvl": 0, "tr": 0, "bonus": -STAT_LIMIT, "gold": 0}
 STAT_LABELS = {"lvl": "Level", "tr": "Treasures", "bonus": "Bonus", "gold": "Gold value"}
-SHORTCUT_LABELS = {
-    "big": "Big",
-    "custom": "From a custom set",
-    "official": "From an official set",
-    "oneshot": "One-shot",
-    "encoded": "Rules fully encoded",
-    "partial": "Rules partly encoded",
-    "textonly": "Text only",
-    "valid": "Passes validation",
-    "invalid": "Fails validation",
-}
 
 
 def _words(values: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -15,12 +15,13 @@ from catalog.search.keywords import (
     KEYWORDS,
     KIND_ALIASES,
     OPERATORS_OF_NUMBERS,
+    SHORTCUT_LABELS,
     Keyword,
     accepted_values,
     keyword,
 )
 from catalog.search.parser import Node, Not, Term, node_text, parse, replace_terms, top_terms
-from catalog.selectors import Viewer, card_search, kind_label, listed_sets, visible_sets
+from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
 
 # The loosening hints count the cards of the query without each of its terms in turn: at
 # most this many counts, each no dearer than the search itself, and only for a query of at
@@ -65,9 +66,8 @@ def syntax_reference(*, viewer: Viewer) -> list[SyntaxRow]:
     rows = []
     for entry in KEYWORDS:
         values = accepted_values(entry.values, set_codes=set_names)
-        labels = set_names if entry.values == "set" else {}
-        if entry.values == "kind":
-            labels = {kind: kind_label(kind) for kind in values}
+        # A label where the value alone says too little: a set's name, a shortcut's sense.
+        labels = {"set": set_names, "shortcut": SHORTCUT_LABELS}.get(entry.values, {})
         rows.append(
             SyntaxRow(
                 keyword=entry,

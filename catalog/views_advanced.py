@@ -17,7 +17,9 @@ def advanced_search(request: HttpRequest) -> HttpResponse:
     """The form, blank; filled in (any field given), the search it writes, at its permalink.
 
     `?preview=1` answers the query written so far as JSON ({"query", "errors"}), which the
-    page's script shows while the form is filled in: the one writer of queries stays here."""
+    page's script shows while the form is filled in: the one writer of queries stays here.
+    A preview's errors are its answer, not a failed request, so it is always a 200 (a 400
+    would be logged as an error in the browser's console at each keystroke)."""
     fields = request.GET.copy()
     preview = fields.pop("preview", None) is not None
     form = AdvancedSearchForm(
@@ -29,7 +31,7 @@ def advanced_search(request: HttpRequest) -> HttpResponse:
     status = 400 if form.is_bound and form.errors else 200
     if preview:
         errors = {name: [str(e) for e in errs] for name, errs in form.errors.items()}
-        return JsonResponse({"query": query, "errors": errors}, status=status)
+        return JsonResponse({"query": query, "errors": errors})
     if status == 200 and query:
         return redirect(reverse("catalog:card_search") + "?" + urlencode({"q": query}))
     return render(

@@ -35,6 +35,18 @@ SHORTCUTS = (
     "valid",
     "invalid",
 )
+# What each shortcut of `is:` / `not:` means, for the syntax page and the advanced form.
+SHORTCUT_LABELS: Mapping[str, str] = {
+    "big": "Big",
+    "custom": "From a custom set",
+    "official": "From an official set",
+    "oneshot": "One-shot",
+    "encoded": "Rules fully encoded",
+    "partial": "Rules partly encoded",
+    "textonly": "Text only",
+    "valid": "Passes validation",
+    "invalid": "Fails validation",
+}
 # Each order and the columns it sorts by.
 ORDERS: Mapping[str, tuple[str, ...]] = {
     "name": ("name",),

@@ -56,11 +56,14 @@ def test_the_syntax_page_lists_every_spelling_and_value(
     html = page.content.decode()
     for keyword in KEYWORDS:
         for spelling in keyword.spellings:
-            assert f"<code>{spelling}</code>" in html, spelling
+            written = spelling if keyword.column else f"{spelling}:"
+            assert f"<code>{written}</code>" in html, spelling
         for value in accepted_values(keyword.values):
             assert f"<code>{value}</code>" in html, value
     for short, kind in KIND_ALIASES.items():
         assert f"<code>{short}</code> for <code>{kind}</code>" in html
+    assert '<code>textonly</code></a> <span class="value-label">Text only</span>' in html
+    assert 'href="/cards/?q=t%3Amonster"><code>monster</code></a>' in html  # each runs
     # Values the contract names, from the parser's own lists (no copy kept by the page).
     for value in ("monster", "one_shot", "treasure", "undead", "footgear", "death", "textonly"):
         assert f"<code>{value}</code>" in html
