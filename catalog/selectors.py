@@ -127,47 +127,6 @@ def catalog_card_library(*, set_codes: list[str] | None = None) -> CardLibrary:
     return library
 
 
-# The help page: each keyword with an example that runs it.
-SEARCH_EXAMPLES: list[tuple[str, str, str]] = [
-    ('words, "a phrase"', "chicken", "name or rules text contains"),
-    ("name:", "name:boots", "name contains"),
-    ('!"Exact Name"', '!"Net Troll"', "exactly this name"),
-    ("o: / text:", 'o:"lose 2 levels"', "rules text contains"),
-    ("t: / kind:", "t:monster", "kind of card"),
-    ("deck:", "deck:treasure", "door or treasure"),
-    ("set: / s:", "set:munchkin-booty", "set code"),
-    ("tag:", "tag:undead", "tag (undead, shark, in-black, big, knife...)"),
-    (
-        "is: / not:",
-        "is:big not:official",
-        "big, custom, official, oneshot, encoded, partial, textonly, valid, invalid",
-    ),
-    ("lvl / level", "lvl>=16", "monster level (also = != < <= > >=)"),
-    ("tr / treasures", "tr>=4", "monster treasures"),
-    ("bonus", "bonus>=3", "item or one-shot bonus"),
-    ("gold", "gold<=400", "Gold value"),
-    (
-        "slot:",
-        "slot:footgear",
-        "headgear, armor, footgear, one_hand, two_hands, vehicle, ship, other",
-    ),
-    ("usable:", "usable:elf", "who may use it"),
-    ("vs:", "vs:elf", "has a condition on that race, class or tag"),
-    ("bad:", "bad:death", "Bad Stuff kind: death, levels, items, hand, class, race"),
-    ("author:", "author:alice", "custom cards by that user"),
-    (
-        "order: / direction:",
-        "t:monster order:level direction:desc",
-        "name, level, treasures, bonus, gold, set",
-    ),
-    (
-        "or, ( ), -",
-        "t:monster (tag:undead or tag:shark) -set:munchkin-core lvl>=10",
-        "alternatives, groups, negation",
-    ),
-]
-
-
 SEARCH_ORDERS = ("name", "level", "treasures", "bonus", "gold", "set")
 
 

@@ -114,10 +114,6 @@ def random_card(request: HttpRequest) -> HttpResponse:
     return redirect("catalog:card_detail", code=card.card_set.code, slug=card.slug)
 
 
-def search_help(request: HttpRequest) -> HttpResponse:
-    return render(request, "catalog/search_help.html", {"examples": selectors.SEARCH_EXAMPLES})
-
-
 def card_art(request: HttpRequest, card_id: int) -> FileResponse:
     """A card's uploaded art, for viewers who may see the card: by its id alone a card of a
     set listed for them, an unlisted set's card when `?set=` names its set (the address its
