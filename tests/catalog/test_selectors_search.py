@@ -171,3 +171,14 @@ def test_the_hints_partial_links_each_query(core_catalog: None) -> None:
     assert 'href="/cards/?q=t%3Amonster%20lvl%3E%3D20&amp;view=list"' in html
     assert "without <code>tag:undead</code>" in html
     assert render_to_string("catalog/_search_hints.html", {"hints": SearchHints()}).strip() == ""
+
+
+def test_the_search_page_shows_the_hints(client: Client, core_catalog: None) -> None:
+    html = client.get("/cards/", {"q": "tpe:monster tag:undead lvl>=20"}).content.decode()
+    assert 'data-testid="search-hints"' in html
+    assert 'href="/cards/?q=t%3Amonster%20tag%3Aundead%20lvl%3E%3D20"' in html  # corrected
+    assert (
+        f"without <code>tag:undead</code></a>: {core_count(kind='monster', level=20)} card" in html
+    )
+    html = client.get("/cards/", {"q": "t:monster tag:undead"}).content.decode()
+    assert 'data-testid="search-hints"' not in html  # it found cards, spelt right
