@@ -87,9 +87,11 @@ class CardForm(forms.Form):
         required=False,
         max_length=MAX_CARD_YAML_CHARS,
         label="Everything else (YAML)",
-        widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false", "class": "code"}),
-        help_text="tags, effects, bad_stuff, abilities, notes, encoding… "
-        "in the effect language (docs/effect-language.md).",
+        # wrap=off: one text line per YAML line, so the line numbers beside it stay true.
+        widget=forms.Textarea(
+            attrs={"rows": 18, "spellcheck": "false", "class": "code", "wrap": "off"}
+        ),
+        help_text="tags, effects, bad_stuff, abilities, notes, encoding… in the effect language.",
     )
     # A FileField, not ImageField: check_art opens the image itself, so each refusal says why.
     art = forms.FileField(required=False, help_text="optional; PNG, JPEG or WebP")

@@ -127,15 +127,25 @@ def trash(request: HttpRequest) -> HttpResponse:
 
 
 def _editor_context(
-    form: CardForm, card_set: CardSet, card: Card | None, errors: list[EditorError]
+    form: CardForm,
+    card_set: CardSet,
+    card: Card | None,
+    errors: list[EditorError],
+    *,
+    fresh: bool = False,
 ) -> dict[str, Any]:
+    """`fresh`: a blank new card, which shows no error until the user first edits it."""
+    kind = form["kind"].value()
     return {
         "form": form,
         "card_set": card_set,
         "card": card,
         "errors": errors,
         "stat_names": [s.name for s in STAT_FIELDS],
+        # Rows of other kinds start hidden, so the page is right before (or without) scripts.
+        "shown_stats": {s.name for s in STAT_FIELDS if kind in s.kinds},
         "preview_url": reverse("authoring:card_preview", args=[card_set.code]),
+        "fresh": fresh,
     }
 
 
@@ -169,7 +179,7 @@ def card_new(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request,
         "authoring/card_edit.html",
-        _editor_context(CardForm(initial=initial), card_set, None, []),
+        _editor_context(CardForm(initial=initial), card_set, None, [], fresh=card_id is None),
     )
 
 

@@ -1,6 +1,7 @@
 """The card editor: form + YAML halves, live preview, saves, conflicts, history, trash, art."""
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -103,8 +104,65 @@ def test_a_bad_save_shows_errors_and_writes_nothing(as_alice: Client, her_set: C
     data = form_data(monster_document(), document_yaml="encoding:\n  status: full\nefects: []\n")
     response = as_alice.post(f"/author/sets/{her_set.code}/add-card/", data)
     assert response.status_code == 400
-    assert "line 3: efects: unknown key" in response.content.decode()
+    page = response.content.decode()
+    # The error links to its line of the YAML (the editor moves the caret there).
+    assert 'data-line="3">line 3</a>: efects: unknown key' in page
     assert not Card.everything.exists()
+
+
+def stat_rows(page: str) -> dict[str, bool]:
+    """{stat field: shown} for the editor's stat rows as the page is served."""
+    rows = re.findall(r'<div class="form-row stat-row[^"]*" data-field="(\w+)"( hidden)?>', page)
+    return {name: not hidden for name, hidden in rows}
+
+
+@pytest.mark.django_db
+def test_stat_rows_of_other_kinds_are_served_hidden(
+    as_alice: Client, alice: User, her_set: CardSet
+) -> None:
+    rows = stat_rows(as_alice.get(f"/author/sets/{her_set.code}/add-card/").content.decode())
+    # A new card starts as a monster: level, treasures and levels gained (the rulebook's
+    # monster stats), none of an item's.
+    assert rows["level"] and rows["treasures"] and rows["levels_gained"]
+    assert not rows["slot"] and not rows["gold"] and not rows["big"]
+    item = card_create(
+        card_set=her_set,
+        actor=alice,
+        document={
+            "name": "Shiny Hat",
+            "kind": "item",
+            "deck": "treasure",
+            "slot": "headgear",
+            "bonus": 1,
+            "gold": 200,
+            "big": False,
+            "encoding": {"status": "full"},
+        },
+    )
+    page = as_alice.get(f"/author/sets/{her_set.code}/cards/{item.slug}/").content.decode()
+    rows = stat_rows(page)
+    assert rows["slot"] and rows["gold"] and rows["bonus"]
+    assert not rows["level"] and not rows["treasures"]
+
+
+@pytest.mark.django_db
+def test_only_a_blank_new_card_waits_for_a_first_edit(
+    as_alice: Client, alice: User, her_set: CardSet
+) -> None:
+    blank = as_alice.get(f"/author/sets/{her_set.code}/add-card/").content.decode()
+    assert "data-fresh" in blank and 'data-testid="save-errors"' not in blank
+    card = card_create(card_set=her_set, actor=alice, document=monster_document())
+    edit = as_alice.get(f"/author/sets/{her_set.code}/cards/{card.slug}/").content.decode()
+    assert "data-fresh" not in edit
+    copied = as_alice.get(f"/author/sets/{her_set.code}/add-card/?from={card.pk}")
+    assert "data-fresh" not in copied.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_help_links_to_the_effect_language_page(as_alice: Client, her_set: CardSet) -> None:
+    page = as_alice.get(f"/author/sets/{her_set.code}/add-card/").content.decode()
+    assert 'href="/docs/effect-language/" data-testid="effect-language-link"' in page
+    assert as_alice.get("/docs/effect-language/").status_code == 200
 
 
 @pytest.mark.django_db

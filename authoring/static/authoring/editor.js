@@ -1,15 +1,22 @@
 // The card editor's live preview: after each pause in typing, the form goes to the preview
 // endpoint and the errors (on their field or YAML line), rules text, face and validator
 // report come back. Everything is written with textContent: user text is never HTML.
+// The YAML box has line numbers beside it; a line with an error is marked there, and each
+// error of the list links to its line (the caret moves to it).
 (() => {
   "use strict";
   const form = document.querySelector("form[data-preview-url]");
   if (!form) return;
   const url = form.dataset.previewUrl;
   const kind = form.querySelector("[name=kind]");
+  const yaml = form.querySelector("[name=document_yaml]");
+  const gutter = document.getElementById("yaml-gutter");
+  const editor = document.querySelector(".editor");
+  const tabs = document.querySelector(".editor-tabs");
   const $ = (id) => document.getElementById(id);
   let timer = null;
   let sequence = 0;
+  let errorLines = new Set();
 
   function showStatsOfKind() {
     form.querySelectorAll(".stat-row").forEach((row) => {
@@ -17,6 +24,68 @@
       row.hidden = !input || !input.dataset.kinds.split(" ").includes(kind.value);
     });
   }
+
+  // --- the line-numbered YAML box -------------------------------------------------------
+
+  function drawGutter() {
+    const count = yaml.value.split("\n").length;
+    if (gutter.childElementCount !== count) {
+      const numbers = [];
+      for (let n = 1; n <= count; n += 1) {
+        const span = document.createElement("span");
+        span.textContent = String(n);
+        numbers.push(span);
+      }
+      gutter.replaceChildren(...numbers);
+    }
+    Array.from(gutter.children).forEach((span, i) => {
+      span.classList.toggle("error-line", errorLines.has(i + 1));
+    });
+    gutter.scrollTop = yaml.scrollTop;
+  }
+
+  function markLines(lines) {
+    errorLines = new Set(lines);
+    drawGutter();
+  }
+
+  function show(view) {
+    editor.dataset.view = view;
+    tabs.querySelectorAll("button").forEach((button) => {
+      button.setAttribute("aria-pressed", String(button.dataset.show === view));
+    });
+  }
+
+  function goToLine(line) {
+    if (getComputedStyle(form).display === "none") show("form");
+    const lines = yaml.value.split("\n");
+    const target = Math.min(Math.max(line, 1), lines.length);
+    let offset = 0;
+    for (let i = 0; i < target - 1; i += 1) offset += lines[i].length + 1;
+    yaml.focus();
+    yaml.setSelectionRange(offset, offset + lines[target - 1].length);
+    const lineHeight = parseFloat(getComputedStyle(yaml).lineHeight) || 20;
+    yaml.scrollTop = Math.max(0, (target - 1) * lineHeight - yaml.clientHeight / 3);
+    drawGutter();
+  }
+
+  function lineLink(line) {
+    const link = document.createElement("a");
+    link.href = `#${yaml.id}`;
+    link.className = "line-link";
+    link.dataset.line = String(line);
+    link.textContent = `line ${line}`;
+    return link;
+  }
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a.line-link[data-line]");
+    if (!link) return;
+    event.preventDefault();
+    goToLine(Number(link.dataset.line));
+  });
+
+  // --- the preview ----------------------------------------------------------------------
 
   function fill(list, items) {
     list.replaceChildren(...items.map((text) => {
@@ -26,26 +95,34 @@
     }));
   }
 
-  function describe(error) {
-    const where = error.line ? `line ${error.line}: ` : error.field ? `${error.field}: ` : "";
+  function errorItem(error) {
+    const li = document.createElement("li");
     const path = error.path && !error.field ? `${error.path}: ` : "";
-    return where + path + error.message;
+    if (error.line) {
+      li.dataset.line = String(error.line);
+      li.append(lineLink(error.line), `: ${path}${error.message}`);
+    } else {
+      li.textContent = (error.field ? `${error.field}: ` : "") + path + error.message;
+    }
+    return li;
   }
 
   function render(body) {
     form.querySelectorAll(".form-row.live-error").forEach((row) => {
       row.classList.remove("live-error");
     });
-    fill($("preview-errors"), body.errors.map(describe));
+    $("preview-errors").replaceChildren(...body.errors.map(errorItem));
     body.errors.forEach((error) => {
       const row = form.querySelector(`[data-field="${error.field || "document_yaml"}"]`);
       if (row) row.classList.add("live-error");
     });
+    markLines(body.errors.filter((e) => e.line).map((e) => e.line));
+    const n = body.errors.length;
+    $("preview-tab-note").textContent = n ? `(${n} problem${n === 1 ? "" : "s"})` : "";
     const face = $("preview-face");
     const status = $("preview-status");
     if (!body.ok) {
-      $("preview-state").textContent =
-        `${body.errors.length} problem${body.errors.length === 1 ? "" : "s"} to fix`;
+      $("preview-state").textContent = `${n} problem${n === 1 ? "" : "s"} to fix`;
       face.hidden = true;
       fill($("preview-text"), []);
       status.textContent = "not valid";
@@ -89,10 +166,23 @@
   }
 
   form.addEventListener("input", () => {
+    drawGutter();
     clearTimeout(timer);
     timer = setTimeout(refresh, 300);
   });
+  yaml.addEventListener("scroll", () => {
+    gutter.scrollTop = yaml.scrollTop;
+  });
   kind.addEventListener("change", showStatsOfKind);
+  tabs.hidden = false;
+  tabs.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-show]");
+    if (button) show(button.dataset.show);
+  });
   showStatsOfKind();
-  refresh();
+  // Errors the server found on saving are marked on their lines until the first preview.
+  markLines(Array.from(document.querySelectorAll("[data-testid=save-errors] li[data-line]"))
+    .map((li) => Number(li.dataset.line)));
+  // A blank new card says nothing until it is first edited; any other form is checked now.
+  if (!("fresh" in form.dataset)) refresh();
 })();
