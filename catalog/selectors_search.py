@@ -7,8 +7,11 @@ so the pages say what the parser reads and nothing else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from django.db.models import QuerySet
+
+from catalog.models import CardFacet, CardSet
 from catalog.search import QueryTooComplex
 from catalog.search.compiler import compile_query
 from catalog.search.keywords import (
@@ -44,7 +47,12 @@ class SyntaxRow:
     operators: tuple[str, ...]
     values: list[SyntaxValue]
     aliases_of_values: dict[str, str]
+    # For a keyword of free words that names things (`usable:`, `vs:`): those its cards name.
+    seen: list[str] = field(default_factory=list)
 
+
+# The syntax page lists at most this many of the names `usable:` and `vs:` meet in the catalog.
+MAX_SEEN_VALUES = 80
 
 # The forms of a query that are not keywords; each example runs on the syntax page.
 QUERY_FORMS: list[tuple[str, str, str]] = [
@@ -74,9 +82,21 @@ def syntax_reference(*, viewer: Viewer) -> list[SyntaxRow]:
                 operators=OPERATORS_OF_NUMBERS if entry.column else (":", "="),
                 values=[SyntaxValue(value, labels.get(value, "")) for value in values],
                 aliases_of_values=dict(KIND_ALIASES) if entry.values == "kind" else {},
+                seen=_seen(entry.name, sets) if entry.name in FACETS_SEEN else [],
             )
         )
     return rows
+
+
+FACETS_SEEN = ("usable", "vs")
+
+
+def _seen(facet: str, sets: QuerySet[CardSet]) -> list[str]:
+    """The names the facet has on cards of the given sets, first MAX_SEEN_VALUES by name."""
+    rows = CardFacet.objects.filter(
+        facet=facet, card__card_set__in=sets, card__deleted_at__isnull=True
+    )
+    return list(rows.values_list("value", flat=True).distinct().order_by("value")[:MAX_SEEN_VALUES])
 
 
 def search_set_choices(*, viewer: Viewer) -> list[tuple[str, str]]:

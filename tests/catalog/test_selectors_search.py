@@ -10,7 +10,9 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from catalog.models import Card
 from catalog.search.keywords import KEYWORDS, KIND_ALIASES, accepted_values
 from catalog.selectors_search import (
     MAX_HINT_TERMS,
@@ -182,3 +184,14 @@ def test_the_search_page_shows_the_hints(client: Client, core_catalog: None) -> 
     )
     html = client.get("/cards/", {"q": "t:monster tag:undead"}).content.decode()
     assert 'data-testid="search-hints"' not in html  # it found cards, spelt right
+
+
+def test_the_syntax_page_lists_the_names_usable_and_vs_meet(core_catalog: None) -> None:
+    rows = {row.keyword.name: row for row in syntax_reference(viewer=AnonymousUser())}
+    # The core set has weapons only Elves may use and monsters worse against Warriors.
+    assert "elf" in rows["usable"].seen and "warrior" in rows["vs"].seen
+    assert rows["usable"].seen == sorted(rows["usable"].seen)
+    assert rows["name"].seen == []
+    Card.everything.filter(card_set__code="munchkin-core").update(deleted_at=timezone.now())
+    rows = {row.keyword.name: row for row in syntax_reference(viewer=AnonymousUser())}
+    assert rows["usable"].seen == []  # deleted cards name nothing
