@@ -713,7 +713,7 @@ def _stat_line(card: Card, typed: CardBase) -> str:
         noun = "Treasure" if treasures == 1 else "Treasures"
         parts.append(f"{known(treasures, str)} {noun}")
         if card.levels_gained and card.levels_gained > 1:
-            parts.append(f"{card.levels_gained} levels")
+            parts.append(f"+{card.levels_gained} levels")
     elif card.kind == "monster_enhancer":
         strength = getattr(typed, "strength", None)
         parts.append(known(strength, _signed))

@@ -22,15 +22,24 @@ def loaded_site(live_server: LiveServer) -> str:
 def test_home_to_set_to_card(page: Page, loaded_site: str) -> None:
     page.goto(loaded_site + "/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Every set, every card")
-    expect(page.get_by_test_id("card-count")).to_have_text("147")
+    expect(page.locator('[data-set="munchkin-core"] [data-count="cards"]')).to_have_text("147")
 
     page.get_by_role("link", name="Munchkin", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Munchkin")
 
+    # Faces first; the validation coverage waits in the closed "Rules engine" section.
+    expect(page.get_by_test_id("grid").get_by_role("img")).to_have_count(147)
+    expect(page.get_by_test_id("coverage")).to_be_hidden()
+    page.get_by_text("Rules engine", exact=True).click()
     expect(page.get_by_test_id("coverage")).to_contain_text("147")
+
     page.get_by_label("Kind").select_option("monster")
-    page.get_by_role("button", name="Filter").click()
-    expect(page.locator(".result-count")).to_have_text("37 cards")
+    page.get_by_label("Sort by").select_option("level")
+    page.get_by_role("button", name="Show").click()
+    expect(page.get_by_test_id("total")).to_have_text("37 cards")
+    page.get_by_role("link", name="List", exact=True).click()
+    expect(page.get_by_test_id("list")).to_contain_text("Level 10 · 3 Treasures")
+    assert "kind=monster" in page.url and "view=list" in page.url
 
     page.get_by_role("link", name="Net Troll").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Net Troll")
