@@ -52,3 +52,24 @@ def test_home_to_set_to_card(page: Page, loaded_site: str) -> None:
     expect(page.get_by_test_id("encoding")).to_be_visible()
     expect(page.get_by_test_id("validation")).to_have_text("pass")
     assert page.url.endswith("/sets/munchkin-core/net-troll/")
+
+
+# The rightmost edge of what the page's main content draws, outside boxes that scroll on
+# their own (the header is the layout's, checked by the sweep of every page).
+CONTENT_RIGHT = """() => Math.max(...[...document.querySelectorAll('main *')]
+    .filter(e => !(e.parentElement && e.parentElement.closest('.table-scroll')))
+    .map(e => e.getBoundingClientRect().right))"""
+
+
+@pytest.mark.parametrize("view", ["grid", "list", "checklist"])
+def test_set_page_views_fit_a_phone(page: Page, loaded_site: str, view: str) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{loaded_site}/sets/munchkin-core/?view={view}")
+    expect(page.get_by_test_id(view)).to_be_visible()
+    assert page.evaluate(CONTENT_RIGHT) <= 360
+    if view == "grid":  # two faces side by side
+        boxes = [
+            img.bounding_box() for img in page.get_by_test_id("grid").get_by_role("img").all()[:2]
+        ]
+        assert boxes[0] and boxes[1] and boxes[0]["y"] == boxes[1]["y"]
+        assert boxes[1]["x"] + boxes[1]["width"] <= 360
