@@ -5,11 +5,13 @@ goes back to its first revision."""
 import io
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from catalog.models import Card
+from catalog.services import set_create
 from tests.conftest import CORE_SET
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -83,3 +85,129 @@ def test_sign_up_author_a_card_and_revert(page: Page, site: str) -> None:
     card = Card.objects.get(name="Bog Ogre")
     assert (card.level, card.revision) == (4, 3)
     assert blocked == [], blocked  # the strict Content-Security-Policy blocked nothing
+
+
+# --- the editor on phones and desktops (issue 17) ----------------------------------------
+
+ERIN = ("erin", "a-long-pass-phrase-42")
+# An error on line 3 of the YAML: the engine's card definitions have no key "bad_stuf".
+LINE_3_ERROR = "encoding:\n  status: full\nbad_stuf: []\n"
+# Elements of the page's content wider than the window (code boxes scroll on their own).
+MAIN_OVERFLOW = """() => Array.from(document.querySelectorAll('main *'))
+  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+               && !e.closest('pre, .doc-table, .code-editor'))
+  .map(e => e.tagName + '.' + e.className)"""
+
+
+@pytest.fixture
+def erins_set(live_server: LiveServer) -> str:
+    """Erin, logged out, and her empty set: the address of its new-card editor."""
+    user = User.objects.create_user(ERIN[0], password=ERIN[1])
+    card_set = set_create(owner=user, code="erin-swamp", name="Swamp")
+    return f"{live_server.url}/author/sets/{card_set.code}/add-card/"
+
+
+def log_in(page: Page, url: str) -> None:
+    page.goto(url)  # the editor sends a visitor to log in first, then back
+    page.get_by_label("Username").fill(ERIN[0])
+    page.locator("#id_password").fill(ERIN[1])
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("New card")
+
+
+def stat_row(page: Page, name: str) -> Locator:
+    return page.locator(f'.stat-row[data-field="{name}"]')
+
+
+def test_rows_of_other_kinds_stay_hidden(page: Page, erins_set: str) -> None:
+    log_in(page, erins_set)
+    # A monster's stats in the rulebook: level, Treasures, levels gained; an item's: slot,
+    # Big, bonus, Gold.
+    for name in ("level", "treasures", "levels_gained"):
+        expect(stat_row(page, name)).to_be_visible()
+    for name in ("slot", "big", "bonus", "gold"):
+        expect(stat_row(page, name)).to_be_hidden()
+    page.get_by_label("Kind").select_option("item")
+    for name in ("slot", "big", "bonus", "gold"):
+        expect(stat_row(page, name)).to_be_visible()
+    for name in ("level", "treasures", "levels_gained"):
+        expect(stat_row(page, name)).to_be_hidden()
+
+
+def test_a_blank_form_shows_no_error_before_the_first_edit(page: Page, erins_set: str) -> None:
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if "/author/preview/" in r.url else None)
+    log_in(page, erins_set)
+    page.wait_for_timeout(1000)  # longer than the preview's pause after typing
+    expect(page.get_by_test_id("preview-errors")).to_be_empty()
+    expect(page.get_by_test_id("preview-state")).to_have_text("Type to see the card.")
+    assert page.locator(".live-error, .gutter .error-line").count() == 0
+    assert requests == []
+    page.get_by_label("Name").fill("Bog Ogre")
+    # The name alone is not a card: a monster's level must be known when encoding is full.
+    expect(page.get_by_test_id("preview-errors").locator("li")).not_to_have_count(0)
+    assert len(requests) >= 1
+
+
+def test_errors_are_marked_on_their_yaml_line_and_clear(page: Page, erins_set: str) -> None:
+    log_in(page, erins_set)
+    page.get_by_label("Name").fill("Bog Ogre")
+    page.locator("#id_level").fill("4")
+    page.locator("#id_treasures").fill("1")
+    page.locator("#id_levels_gained").fill("1")
+    yaml_box = page.get_by_label("Everything else (YAML)")
+    yaml_box.fill(LINE_3_ERROR)
+    gutter = page.get_by_test_id("yaml-gutter")
+    expect(gutter.locator("span.error-line")).to_have_text(["3"])
+    expect(gutter.locator("span")).to_have_count(4)  # three lines and the empty last one
+    link = page.get_by_test_id("preview-errors").get_by_role("link", name="line 3")
+    expect(link).to_be_visible()
+    page.locator("#id_name").focus()
+    link.click()
+    expect(yaml_box).to_be_focused()
+    start = yaml_box.evaluate("t => t.selectionStart")
+    assert start == len("encoding:\n  status: full\n")  # the caret is at line 3's start
+    yaml_box.fill(LINE_3_ERROR.replace("bad_stuf", "bad_stuff"))
+    expect(page.get_by_test_id("preview-state")).to_have_text("The card parses.")
+    expect(gutter.locator("span.error-line")).to_have_count(0)
+    expect(page.get_by_test_id("preview-errors")).to_be_empty()
+
+
+def test_yaml_and_preview_take_turns_on_a_phone(page: Page, erins_set: str) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, erins_set)
+    tabs = page.get_by_test_id("editor-tabs")
+    yaml_box = page.get_by_label("Everything else (YAML)")
+    preview = page.locator("#editor-preview")
+    expect(tabs).to_be_visible()
+    expect(yaml_box).to_be_visible()
+    expect(preview).to_be_hidden()
+    assert page.evaluate(MAIN_OVERFLOW) == []
+    page.get_by_label("Name").fill("Bog Ogre")
+    yaml_box.fill(LINE_3_ERROR)
+    expect(tabs.get_by_role("button", name="Preview")).to_contain_text("1 problem")
+    tabs.get_by_role("button", name="Preview").click()
+    expect(preview).to_be_visible()
+    expect(yaml_box).to_be_hidden()
+    expect(tabs.get_by_role("button", name="Preview")).to_have_attribute("aria-pressed", "true")
+    # The error's line link brings the YAML back with the caret on that line.
+    page.get_by_test_id("preview-errors").get_by_role("link", name="line 3").click()
+    expect(yaml_box).to_be_focused()
+    assert page.evaluate(MAIN_OVERFLOW) == []
+    # Side by side on a desktop: no buttons needed.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    expect(tabs).to_be_hidden()
+    expect(preview).to_be_visible()
+    expect(yaml_box).to_be_visible()
+
+
+def test_the_help_opens_the_effect_language_page(page: Page, erins_set: str) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, erins_set)
+    page.get_by_test_id("effect-language-link").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The effect language, version 1")
+    expect(page.get_by_role("heading", name="Effects", exact=True)).to_be_visible()
+    assert page.evaluate(MAIN_OVERFLOW) == []
+    # Wide tables scroll inside their own box, not the page.
+    box = page.locator(".doc-table").first
+    assert box.evaluate("b => b.getBoundingClientRect().right") <= 360

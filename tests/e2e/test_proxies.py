@@ -1,11 +1,12 @@
-"""The proxy page's live preview follows the options as they change."""
+"""The proxy page's live preview follows the options as they change; what cannot be drawn is
+said in text beside it, and no preview address carries the CSRF token."""
 
 import io
 import re
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Request, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import CORE_SET
@@ -13,25 +14,72 @@ from tests.conftest import CORE_SET
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.fixture
+def proxies_page(page: Page, live_server: LiveServer) -> Page:
+    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
+    page.goto(str(live_server.url) + "/proxies/")
+    return page
+
+
 def preview_size(page: Page) -> tuple[int, int]:
     page.wait_for_function(
         "() => { const i = document.getElementById('proxy-preview');"
-        " return i.complete && i.naturalWidth > 0; }"
+        " return !i.hidden && i.complete && i.naturalWidth > 0; }"
     )
     size = page.get_by_test_id("proxy-preview").evaluate("i => [i.naturalWidth, i.naturalHeight]")
     return int(size[0]), int(size[1])
 
 
-def test_the_preview_follows_the_options(page: Page, live_server: LiveServer) -> None:
-    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
-    page.goto(str(live_server.url) + "/proxies/")
+def test_the_preview_follows_the_options(proxies_page: Page) -> None:
+    page = proxies_page
     page.get_by_label("Munchkin", exact=True).check()
     preview = page.get_by_test_id("proxy-preview")
-    expect(preview).to_have_attribute("src", re.compile(r"sets=munchkin-core"))
+    expect(preview).to_have_attribute("data-query", re.compile(r"sets=munchkin-core"))
     width, height = preview_size(page)
     assert width < height  # A4 portrait
     page.get_by_label("Orientation").select_option("landscape")
-    expect(preview).to_have_attribute("src", re.compile(r"orientation=landscape"))
-    page.wait_for_timeout(300)
+    expect(preview).to_have_attribute("data-query", re.compile(r"orientation=landscape"))
     width, height = preview_size(page)
     assert width > height
+
+
+def test_preview_errors_are_text_beside_it_and_clear_when_fixed(proxies_page: Page) -> None:
+    page = proxies_page
+    status = page.get_by_test_id("proxy-preview-status")
+    expect(status).to_have_attribute("aria-live", "polite")
+    expect(status).to_contain_text("Choose sets, a pack, a query or cards")
+    # The core set's fixture spells it "Net Troll".
+    page.get_by_label("Or these cards").fill("Net Trol")
+    errors = page.get_by_test_id("proxy-preview-errors")
+    expect(errors).to_contain_text("unknown card 'Net Trol'; did you mean 'Net Troll'?")
+    expect(page.get_by_test_id("proxy-preview")).to_be_hidden()
+    page.get_by_label("Or these cards").fill("Net Troll")
+    expect(errors).to_have_count(0)
+    width, height = preview_size(page)
+    assert width < height
+    expect(status).to_have_text("")
+
+
+def test_no_preview_address_carries_the_csrf_token(proxies_page: Page) -> None:
+    page = proxies_page
+    asked: list[str] = []
+
+    def seen(request: Request) -> None:
+        if "/proxies/" in request.url and request.method == "GET":
+            asked.append(request.url)
+
+    page.on("request", seen)
+    page.get_by_label("Munchkin", exact=True).check()
+    preview_size(page)
+    page.locator("#id_paper").select_option("letter")
+    expect(page.get_by_test_id("proxy-preview")).to_have_attribute(
+        "data-query", re.compile("paper=letter")
+    )
+    page.get_by_test_id("update-preview").click()  # the button for readers without scripts
+    expect(page.get_by_role("heading", level=1)).to_have_text("Printable proxies")
+    preview_size(page)
+    previews = [url for url in asked if "preview.png" in url]
+    assert len(previews) >= 3, asked
+    assert not any("csrfmiddlewaretoken" in url for url in [*asked, page.url]), asked
+    src = page.get_by_test_id("proxy-preview").get_attribute("src") or ""
+    assert "paper=letter" in src and "csrfmiddlewaretoken" not in src
