@@ -112,6 +112,10 @@ class AdvancedSearchForm(forms.Form):
             for k in NUMBER_KEYWORDS
         ]
 
+    def check_fields(self) -> list[forms.BoundField]:
+        """The lists of checkboxes, which the page folds until one is used."""
+        return [self["tags"], self["is_flags"], self["not_flags"]]
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         for keyword in NUMBER_KEYWORDS:
