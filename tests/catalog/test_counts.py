@@ -11,9 +11,12 @@ from typing import Any
 
 import pytest
 import yaml
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 
+from catalog.models import Card
+from catalog.services import card_delete
 from tests.conftest import FIXTURE_SETS
 
 pytestmark = pytest.mark.django_db
@@ -182,3 +185,27 @@ def test_the_counts_that_were_wrong_now_add_up(client: Client, whole_catalog: No
     assert "copies known for none" in page.sentences["munchkin-super"]
     assert page.counts["munchkin-impossible"]["cards"] == "36"
     assert "44" not in page.sentences["munchkin-impossible"]
+
+
+def test_a_deleted_card_leaves_every_count(client: Client, core_catalog: None) -> None:
+    """A card in the trash is no longer in the set: its deck, its copies and the sentence
+    lose it, on the home page and the set page alike (staff may delete official cards)."""
+    staff = User.objects.create_user("staff", is_staff=True)
+    core = expected_from(FIXTURE_SETS / "munchkin-core.yaml")
+    troll = Card.objects.get(card_set__code="munchkin-core", name="Net Troll")
+    card_delete(card=troll, actor=staff)
+    # Net Troll in the fixture: a Door card, 1 copy.
+    after = Expected(
+        code=core.code,
+        cards=core.cards - 1,
+        door=core.door - 1,
+        treasure=core.treasure,
+        neither=core.neither,
+        copies=core.copies - 1,
+        copies_known=core.copies_known - 1,
+        cards_in_box=core.cards_in_box,
+    )
+    home = read(client.get("/").content.decode())
+    check_counts(home.counts[core.code], home.sentences[core.code], after)
+    page = read(client.get(f"/sets/{core.code}/").content.decode())
+    check_counts(page.counts[""], page.sentences[""], after)
