@@ -160,3 +160,24 @@ def test_the_set_choices_are_the_sets_listed_for_the_viewer(
     client.force_login(alice)
     html = client.get("/cards/advanced/").content.decode()
     assert 'value="alice-unlisted"' in html and 'value="alice-private"' in html
+
+
+@pytestmark_db
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("lvl_min", "9" * 5000),
+        ("gold_max", "1e400"),
+        ("tags", "dragon"),
+        ("is_flags", "shiny"),
+        ("name", "nul\x00byte"),
+        ("direction", "sideways"),
+        ("set_code", "../../etc"),
+    ],
+)
+def test_bad_input_is_a_400_never_a_server_error(
+    client: Client, core_catalog: None, name: str, value: str
+) -> None:
+    assert client.get("/cards/advanced/", {name: value}).status_code == 400
+    preview = client.get("/cards/advanced/", {name: value, "preview": "1"}).json()
+    assert preview["query"] == "" and name in preview["errors"]
