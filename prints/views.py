@@ -181,9 +181,9 @@ def proxy_preview(request: HttpRequest) -> HttpResponse:
         refused = _preview_refused(errors, 400)
         refused["Cache-Control"] = "no-store"
         return refused
-    response = HttpResponse(png, content_type="image/png")
-    response["Cache-Control"] = "private, max-age=60"
-    return response
+    picture = HttpResponse(png, content_type="image/png")
+    picture["Cache-Control"] = "private, max-age=60"
+    return picture
 
 
 @login_required
