@@ -33,10 +33,11 @@ def preview(**options: str) -> dict[str, Any]:
 def test_all_sets_on_a_huge_custom_paper_are_refused_cheaply(
     probe: Callable[..., Probed], catalog: None
 ) -> None:
-    """The reproduction: the paper is past the largest side, named in the picture."""
+    """The reproduction: the paper is past the largest side, named in the JSON reasons the
+    page shows beside the preview (issue 17: errors are text, not pixels)."""
     answer = probe(preview(paper="custom", paper_size="1500x1500"))
     assert answer.status == 400, answer
-    assert answer.content_type == "image/png"
+    assert answer.content_type == "application/json"
     assert answer.within_budget(), answer
 
 
@@ -68,6 +69,6 @@ def test_previews_past_the_rate_are_refused_with_when_to_retry(
     spent = [{"path": "/proxies/preview.png"}] * DEFAULT_PER_MINUTE
     answer = probe({**preview(paper="a3"), "before": spent})
     assert answer.status == 429, answer
-    assert answer.content_type == "image/png"
+    assert answer.content_type == "application/json"
     assert answer.retry_after is not None and 1 <= int(answer.retry_after) <= 60
     assert answer.within_budget(), answer
