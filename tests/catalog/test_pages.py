@@ -9,7 +9,8 @@ import yaml
 from django.test import Client
 from django.urls import reverse
 
-from catalog.models import Card
+from catalog.models import Card, CardSet
+from catalog.selectors import set_browse
 from tests.conftest import CORE_SET
 
 pytestmark = pytest.mark.django_db
@@ -295,3 +296,13 @@ def test_search_reports_bad_views_and_pages(
 def test_an_empty_search_says_nothing_matched(client: Client, core_catalog: None) -> None:
     html = client.get("/cards/", {"q": "lvl>=99"}).content.decode()
     assert 'data-testid="total">0 cards' in html and "No cards match this search." in html
+
+
+def test_a_big_set_is_paged_and_keeps_its_numbers(core_catalog: None) -> None:
+    core = CardSet.objects.get(code="munchkin-core")
+    total = len(core_cards())
+    last = set_browse(card_set=core, page=3, per_page=50)
+    assert (last.num_pages, last.has_next, last.has_previous) == (3, False, True)
+    assert [e.number for e in last.entries] == list(range(101, total + 1))
+    assert [e.card.name for e in last.entries] == [str(c["name"]) for c in core_cards()[100:]]
+    assert set_browse(card_set=core, page=4, per_page=50).out_of_range
