@@ -216,10 +216,13 @@ OVERFLOW_JS = """() => {
 
 AXE_RUN_JS = """async () => {
   const result = await axe.run(document, {resultTypes: ['violations']});
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({id: v.id, impact: v.impact,
-                  targets: v.nodes.slice(0, 5).map((n) => n.target.join(' '))}));
+  return {
+    checked: result.passes.length + result.violations.length,
+    violations: result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({id: v.id, impact: v.impact,
+                    targets: v.nodes.slice(0, 5).map((n) => n.target.join(' '))})),
+  };
 }"""
 
 
@@ -257,7 +260,7 @@ def test_page_fits_and_passes_axe(
     try:
         overflow = page.evaluate(OVERFLOW_JS)
         page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
-        violations = page.evaluate(AXE_RUN_JS)
+        axe = page.evaluate(AXE_RUN_JS)
         if visit.screenshot:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=SCREENSHOTS / f"{visit.screenshot}-{size}.png", full_page=True)
@@ -270,7 +273,9 @@ def test_page_fits_and_passes_axe(
             f"widest: {json.dumps(overflow['wide'])}"
         )
     problems += errors
-    problems += [f"axe {v['impact']} {v['id']}: {v['targets']}" for v in violations]
+    # axe ran its rules (a page it could not read would otherwise pass with no violation).
+    assert axe["checked"] > 10, axe
+    problems += [f"axe {v['impact']} {v['id']}: {v['targets']}" for v in axe["violations"]]
     assert not problems, f"{name} at {size} ({visit.path}):\n" + "\n".join(problems)
 
 
