@@ -26,6 +26,7 @@ from django.test.utils import override_settings, setup_databases, teardown_datab
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from accounts.services import token_create
 from catalog.services import card_create, card_delete, set_create
 from packs import simulations
 from packs.services import pack_build, pack_create
@@ -141,6 +142,7 @@ def site(test_database: None, django_db_blocker: Any) -> Iterator[Site]:
         call_command("load_catalog", stdout=io.StringIO())
         call_command("validate_cards", stdout=io.StringIO())
         user = User.objects.create_user(USERNAME, password=PASSWORD)
+        token_create(user=user, name="sweep script")  # the tokens page lists one
         card_set = set_create(owner=user, code="sweep", name="Sweep Test Set", visibility="public")
         card = card_create(card_set=card_set, actor=user, document=monster_document("Sweep Ogre"))
         gone = card_create(card_set=card_set, actor=user, document=monster_document("Lost Ogre"))
@@ -316,16 +318,21 @@ def test_the_menu_opens_on_a_phone_and_the_search_box_works(
     assert errors == []
 
 
+@pytest.mark.parametrize("logged_in", [False, True])
 def test_the_links_stay_in_the_header_on_a_desktop(
-    site: Site, contexts: dict[tuple[str, bool], BrowserContext]
+    site: Site, contexts: dict[tuple[str, bool], BrowserContext], logged_in: bool
 ) -> None:
-    page, errors = _open(contexts[("desktop", False)], site.url + "/", Visit("/"))
+    page, errors = _open(contexts[("desktop", logged_in)], site.url + "/", Visit("/"))
     try:
         expect(page.get_by_role("button", name="Menu")).to_be_hidden()
         expect(page.get_by_role("link", name="Proxies")).to_be_visible()
-        expect(page.get_by_role("link", name="Sign up")).to_be_visible()
+        account = page.get_by_role("navigation", name="Account")
+        expect(account.get_by_role("link").first).to_be_visible()
         header = page.locator(".site-header").bounding_box()
-        assert header is not None and header["height"] < 80  # one row
+        search = page.get_by_role("searchbox", name="Search cards").bounding_box()
+        assert header is not None and search is not None
+        assert header["height"] < 80  # one row at 1280 px, logged in or not
+        assert search["width"] >= 200
     finally:
         page.close()
     assert errors == []
