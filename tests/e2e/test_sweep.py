@@ -21,6 +21,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
+from django.db.backends.base.creation import TEST_DATABASE_PREFIX
 from django.test import Client
 from django.test.utils import override_settings, setup_databases, teardown_databases
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
@@ -117,12 +118,16 @@ def test_database(django_db_setup: None, django_db_blocker: Any) -> Iterator[Non
     (its setup only makes the databases that marked tests name, and these tests are not marked:
     a mark would flush the site after every page)."""
     with django_db_blocker.unblock():
-        test_name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+        name = str(connection.settings_dict["NAME"])
+        test_name = connection.settings_dict["TEST"].get("NAME") or (
+            name if name.startswith(TEST_DATABASE_PREFIX) else TEST_DATABASE_PREFIX + name
+        )
         made = None
-        if test_name and connection.settings_dict["NAME"] != test_name:
-            made = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+        if connection.settings_dict["NAME"] != test_name:
+            # django-stubs type `aliases` as a mapping; Django reads it as a set of names.
+            made = setup_databases(verbosity=0, interactive=False, aliases={"default"})  # type: ignore[arg-type]
         # Never write the sweep's users and sets into a developer's database.
-        assert connection.settings_dict["NAME"] == test_name or connection.is_in_memory_db()
+        assert connection.settings_dict["NAME"] == test_name, connection.settings_dict["NAME"]
         try:
             yield
         finally:
@@ -336,3 +341,19 @@ def test_the_links_stay_in_the_header_on_a_desktop(
     finally:
         page.close()
     assert errors == []
+
+
+def test_without_javascript_the_phone_header_keeps_its_links_open(
+    browser: Browser, site: Site
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(site.url + "/")
+        expect(page.get_by_role("button", name="Menu")).to_be_hidden()
+        expect(page.get_by_role("link", name="Proxies")).to_be_visible()
+        expect(page.get_by_role("link", name="Sign up")).to_be_visible()
+        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1] == 360
+    finally:
+        context.close()
