@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -268,9 +269,11 @@ def test_page_fits_and_passes_axe(
         overflow = page.evaluate(OVERFLOW_JS)
         page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
         axe = page.evaluate(AXE_RUN_JS)
-        if visit.screenshot:
+        # SWEEP_SCREENSHOTS=all keeps a picture of every page, for looking over a change.
+        shot = visit.screenshot or (name if os.environ.get("SWEEP_SCREENSHOTS") == "all" else "")
+        if shot:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=SCREENSHOTS / f"{visit.screenshot}-{size}.png", full_page=True)
+            page.screenshot(path=SCREENSHOTS / f"{shot}-{size}.png", full_page=True)
     finally:
         page.close()
     problems: list[str] = []
