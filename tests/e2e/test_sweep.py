@@ -305,6 +305,8 @@ def test_the_menu_opens_on_a_phone_and_the_search_box_works(
         expect(menu).to_have_attribute("aria-expanded", "true")
         expect(sets_link).to_be_visible()
         expect(login).to_be_visible()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / "menu-open-phone.png")
         page.keyboard.press("Escape")
         expect(sets_link).to_be_hidden()
 
