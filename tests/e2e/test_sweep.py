@@ -75,6 +75,8 @@ def _pages(
         "set": Visit("/sets/munchkin-core/", screenshot="set"),
         "set-list": Visit("/sets/munchkin-core/?view=list"),
         "set-checklist": Visit("/sets/munchkin-core/?view=checklist"),
+        "set-bad-order": Visit("/sets/munchkin-core/?order=sideways", status=400),
+        "set-bad-page": Visit("/sets/munchkin-core/?page=abc", status=400),
         "card-monster": Visit(MONSTER, screenshot="monster"),
         "card-item": Visit(ITEM, screenshot="item"),
         "card-history": Visit(MONSTER + "history/"),
