@@ -152,12 +152,18 @@ def _enhancer_text(card: MonsterEnhancerCard) -> str:
         text += f" (never below Level {card.strength_floor})"
     if card.treasures is None:
         text += "; its effect on Treasure is unknown"
-    elif card.treasures:
-        more = "more" if card.treasures > 0 else "fewer"
-        text += f"; {count_phrase(abs(card.treasures), 'Treasure')} {more} if it is killed"
-        if card.treasures_floor is not None:
-            text += f" (never below {card.treasures_floor})"
-    return text + "."
+    return text + _enhancer_treasures(card) + "."
+
+
+def _enhancer_treasures(card: MonsterEnhancerCard) -> str:
+    """The enhancer's change to the Treasure a killed monster gives ("" when none or unknown)."""
+    if not card.treasures:
+        return ""
+    more = "more" if card.treasures > 0 else "fewer"
+    clause = f"; {count_phrase(abs(card.treasures), 'Treasure')} {more} if it is killed"
+    if card.treasures_floor is not None:
+        clause += f" (never below {card.treasures_floor})"
+    return clause
 
 
 def _item_stats(card: ItemCard) -> str:
@@ -287,12 +293,7 @@ def _enhancer_face_text(card: MonsterEnhancerCard) -> str:
         text += f": {signed(card.strength)} to its combat strength"
         if card.strength_floor is not None:
             text += f" (never below Level {card.strength_floor})"
-    if card.treasures:
-        more = "more" if card.treasures > 0 else "fewer"
-        text += f"; {count_phrase(abs(card.treasures), 'Treasure')} {more} if it is killed"
-        if card.treasures_floor is not None:
-            text += f" (never below {card.treasures_floor})"
-    return text + "."
+    return text + _enhancer_treasures(card) + "."
 
 
 def _one_shot_face_text(card: OneShotCard) -> str:
