@@ -97,12 +97,14 @@ def test_unicode_digit_page_on_the_api_is_a_400(probe: Callable[..., Probed]) ->
     assert_error_object(answer, 400, "page must be a whole number")
 
 
-def test_unicode_digit_page_on_the_search_page_shows_the_first(
+def test_unicode_digit_page_on_the_search_page_is_a_400_that_says_so(
     probe: Callable[..., Probed],
 ) -> None:
+    # Issue 17: a page number that is not one is reported on the page, not replaced by page 1.
     answer = probe({"path": "/cards/", "data": {"q": "kind:monster", "page": "²"}})
     assert answer.within_budget(), answer
-    assert answer.status == 200, answer
+    assert answer.status == 400, answer
+    assert "is not a page number" in answer.body, answer
 
 
 def test_unicode_digit_start_from_is_a_404(probe: Callable[..., Probed], alice: User) -> None:

@@ -633,4 +633,4 @@ def test_the_pack_page_partial_lists_simulations_with_a_start_button(alice: User
     assert f'action="{action}"' in html and 'method="post"' in html
     assert 'name="csrfmiddlewaretoken"' in html
     assert "Simulate 500 games" in html
-    assert '<progress value="20" max="50">' in html
+    assert '<progress value="20" max="50" aria-label="Games played">' in html
