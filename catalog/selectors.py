@@ -20,9 +20,10 @@ from validator.engine import (
     CardBase,
     CardLibrary,
     dump_card,
+    gold_label,
     parse_card,
-    render_lines,
     rules_sentences,
+    signed,
     slot_label,
 )
 from validator.models import CardCheck
@@ -278,47 +279,9 @@ class CardDetail:
     card: Card
     typed: CardBase
     kind_label: str
-    stats: list[tuple[str, str]]
-    text_lines: list[str]
     unencoded: list[str]
     encoding_reason: str
     check: CardCheck | None
-
-
-def _stats(card: Card, typed: CardBase) -> list[tuple[str, str]]:
-    def known(value: int | None) -> str:
-        return "unknown" if value is None else str(value)
-
-    stats: list[tuple[str, str]] = [
-        ("Set", card.card_set.name),
-        ("Deck", card.get_deck_display()),
-        ("Kind", kind_label(card.kind)),
-        ("Copies in the set", known(card.copies)),
-    ]
-    if card.kind == "monster":
-        stats += [
-            ("Level", known(card.level)),
-            ("Treasures", known(card.treasures)),
-            ("Levels gained", known(card.levels_gained)),
-        ]
-    if card.kind == "monster_enhancer":
-        stats += [
-            ("Strength change", known(getattr(typed, "strength", None))),
-            ("Treasure change", known(getattr(typed, "treasures", None))),
-        ]
-    if card.kind in ("item", "ship", "one_shot", "hireling", "ally", "sidekick"):
-        if card.kind in ("item", "ship"):
-            stats.append(("Slot", slot_label(card.slot or None)))
-            stats.append(("Big", "yes" if card.big else "no"))
-        stats.append(("Bonus", known(card.bonus)))
-        gold = (
-            "unknown" if card.gold is None else ("No Value" if card.gold == 0 else f"{card.gold:,}")
-        )
-        stats.append(("Gold", gold))
-    rank = getattr(typed, "rank", None)
-    if rank is not None:
-        stats.append(("Rank", str(rank)))
-    return stats
 
 
 def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail | None:
@@ -336,8 +299,6 @@ def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail | Non
         card=card,
         typed=typed,
         kind_label=kind_label(card.kind),
-        stats=_stats(card, typed),
-        text_lines=render_lines(typed),
         unencoded=list(getattr(encoding, "clauses", [])),
         encoding_reason=getattr(encoding, "reason", ""),
         check=checks_for(document_hashes=[card.document_hash]).get(card.document_hash),
@@ -467,14 +428,6 @@ class CardPage:
         return any(fact.provisional for fact in self.facts)
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}"
-
-
-def _gold_value(gold: int) -> str:
-    return "No Value" if gold == 0 else f"{gold:,} Gold Pieces"
-
-
 def _who(phrase: str) -> str:
     # "a female character" -> "Female character": a stat value, not a sentence.
     for article in ("a ", "an "):
@@ -504,10 +457,10 @@ def _card_facts(card: Card, typed: CardBase) -> list[CardFact]:
         add("Treasures", "treasures", str)
         add("Levels gained", "levels_gained", str)
     elif card.kind == "monster_enhancer":
-        add("Bonus", "strength", _signed, zero=False)
-        add("Treasures", "treasures", _signed, zero=False)
+        add("Bonus", "strength", signed, zero=False)
+        add("Treasures", "treasures", signed, zero=False)
     else:
-        add("Bonus", "bonus", _signed, zero=False)
+        add("Bonus", "bonus", signed, zero=False)
     slot = getattr(typed, "slot", None)
     if "slot" in required and slot is None:
         facts.append(CardFact("Slot", "?", provisional=True))
@@ -515,7 +468,7 @@ def _card_facts(card: Card, typed: CardBase) -> list[CardFact]:
         facts.append(CardFact("Slot", slot_label(slot)))
     if getattr(typed, "big", False):
         facts.append(CardFact("Big", "Yes"))
-    add("Gold", "gold", _gold_value)
+    add("Gold", "gold", gold_label)
     if (usable := getattr(typed, "usable_by", None)) is not None:
         facts.append(CardFact("Usable by", _who(usable.phrase())))
     if (unusable := getattr(typed, "not_usable_by", None)) is not None:
@@ -550,17 +503,15 @@ def card_page(*, set_code: str, slug: str, viewer: Viewer) -> CardPage | None:
         return None
     card, typed = detail.card, detail.typed
     text = rules_sentences(typed)
-    # A card whose rules are not (all) encoded and render no sentence shows its notes as a
-    # description, said to be ours. A fully encoded card whose rules are all stats (a plain
-    # item) shows none: `rules_sentences` would fall back on notes restating those stats.
-    unencoded = typed.encoding.status != "full"
-    description = (typed.notes or "") if text.from_notes and unencoded else ""
+    # A card whose rules are not encoded shows its notes as a description, said to be ours,
+    # rather than as rules text (`rules_sentences` never does so for a fully encoded card).
+    description = (typed.notes or "") if text.from_notes else ""
     rules = [] if text.from_notes else text.lines
     return CardPage(
         detail=detail,
         facts=_card_facts(card, typed),
         rules=rules,
-        bad_stuff=[] if text.from_notes else text.bad_stuff,
+        bad_stuff=text.bad_stuff,
         description=description,
         position=_set_position(card),
         printings=card_printings(card=card, viewer=viewer),
@@ -716,16 +667,16 @@ def _stat_line(card: Card, typed: CardBase) -> str:
             parts.append(f"+{card.levels_gained} levels")
     elif card.kind == "monster_enhancer":
         strength = getattr(typed, "strength", None)
-        parts.append(known(strength, _signed))
+        parts.append(known(strength, signed))
     elif card.kind in ("item", "ship", "one_shot", "hireling", "ally", "sidekick"):
         if card.bonus is None or card.bonus:
-            parts.append(known(card.bonus, _signed))
+            parts.append(known(card.bonus, signed))
         if card.slot and card.slot != "other":
             parts.append(slot_label(card.slot))
         if card.big:
             parts.append("Big")
         if card.kind in ("item", "ship", "one_shot"):
-            parts.append(known(card.gold, lambda g: "No Value" if g == 0 else f"{g:,} Gold"))
+            parts.append(known(card.gold, lambda g: gold_label(g, short=True)))
     if (rank := getattr(typed, "rank", None)) is not None:
         parts.append(f"Rank {rank}")
     return " · ".join(parts)
@@ -739,9 +690,6 @@ def card_entries(
     for card in cards:
         typed = card.typed
         text = rules_sentences(typed)
-        # A fully encoded card whose rules are all stats would fall back on notes that
-        # restate them (as on the card page): it has no rules text beyond its stats.
-        bare = text.from_notes and typed.encoding.status == "full"
         entries.append(
             CardEntry(
                 card=card,
@@ -749,8 +697,8 @@ def card_entries(
                 face=face_key(card),
                 kind_label=kind_label(card.kind),
                 stats=_stat_line(card, typed),
-                rules=[] if bare else [*text.restrictions, *text.lines],
-                bad_stuff=[] if text.from_notes else text.bad_stuff,
+                rules=[*text.restrictions, *text.lines],
+                bad_stuff=text.bad_stuff,
                 provisional=text.provisional,
             )
         )

@@ -31,6 +31,7 @@ from validator.engine import (
     MonsterCard,
     MonsterEnhancerCard,
     OneShotCard,
+    gold_label,
     rules_sentences,
     slot_label,
 )
@@ -207,7 +208,7 @@ def _gold_text(card: CardBase) -> str | None:
         return None
     if card.gold is None:
         return None if isinstance(card, FollowerCard) else "? Gold"
-    return "No Value" if card.gold == 0 else f"{card.gold:,} Gold"
+    return gold_label(card.gold, short=True)
 
 
 def _count(value: int | None, one: str, many: str) -> str:
@@ -309,6 +310,29 @@ def _ornament(
     def shape(points: list[tuple[float, float]]) -> None:
         draw.polygon(points, fill=soft, outline=ink, width=w)
 
+    def shield(half: int, top: int, shoulder: int, tip: int) -> None:
+        # A heater shield: flat top, straight sides down to the shoulder, a point below.
+        shape(
+            [
+                (cx - half, cy + top),
+                (cx + half, cy + top),
+                (cx + half, cy + shoulder),
+                (cx, cy + tip),
+                (cx - half, cy + shoulder),
+            ]
+        )
+
+    def star(spikes: int, outer: int, inner: int, centre_y: int) -> list[tuple[float, float]]:
+        # The corners of a star with `spikes` points, the first pointing up.
+        return [
+            (
+                cx + (outer if index % 2 == 0 else inner) * math.cos(angle),
+                centre_y + (outer if index % 2 == 0 else inner) * math.sin(angle),
+            )
+            for index in range(2 * spikes)
+            for angle in (index * math.pi / spikes - math.pi / 2,)
+        ]
+
     # A ring of small diamonds frames every emblem, like a card's tooling.
     for index in range(12):
         angle = index * math.pi / 6
@@ -324,15 +348,7 @@ def _ornament(
             shape([(cx + dx - 10, cy + 40), (cx + dx + 10, cy + 40), (cx + dx, cy + 66)])
     elif isinstance(card, ItemCard):
         # A shield with a sword laid across it, point down to the right.
-        shape(
-            [
-                (cx - 80, cy - 90),
-                (cx + 80, cy - 90),
-                (cx + 80, cy + 5),
-                (cx, cy + 95),
-                (cx - 80, cy + 5),
-            ]
-        )
+        shield(80, -90, 5, 95)
         draw.line((cx, cy - 70, cx, cy + 66), fill=ink, width=w)
         draw.line((cx - 62, cy - 22, cx + 62, cy - 22), fill=ink, width=w)
 
@@ -374,12 +390,7 @@ def _ornament(
             ]
         )
     elif isinstance(card, MonsterEnhancerCard):
-        points = []
-        for index in range(16):
-            radius = 120 if index % 2 == 0 else 70
-            angle = index * math.pi / 8 - math.pi / 2
-            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-        shape(points)
+        shape(star(8, 120, 70, cy))
         draw.rectangle((cx - 8, cy - 40, cx + 8, cy + 40), fill=ink)
         draw.rectangle((cx - 40, cy - 8, cx + 40, cy + 8), fill=ink)
     elif isinstance(card, CharacterCard) and card.kind_name == "race":
@@ -393,21 +404,8 @@ def _ornament(
         draw.rectangle((cx - 12, cy - 10, cx + 12, cy + 90), fill=ink)
         draw.line((cx, cy - 100, cx, cy - 140), fill=ink, width=w)
     elif isinstance(card, CharacterCard):
-        shape(
-            [
-                (cx - 90, cy - 100),
-                (cx + 90, cy - 100),
-                (cx + 90, cy + 10),
-                (cx, cy + 115),
-                (cx - 90, cy + 10),
-            ]
-        )
-        points = []
-        for index in range(10):
-            radius = 56 if index % 2 == 0 else 24
-            angle = index * math.pi / 5 - math.pi / 2
-            points.append((cx + radius * math.cos(angle), cy - 5 + radius * math.sin(angle)))
-        draw.polygon(points, fill=ink)
+        shield(90, -100, 10, 115)
+        draw.polygon(star(5, 56, 24, cy - 5), fill=ink)
     else:
         shape([(cx, cy - 110), (cx + 90, cy), (cx, cy + 110), (cx - 90, cy)])
         draw.ellipse((cx - 24, cy - 24, cx + 24, cy + 24), fill=ink)

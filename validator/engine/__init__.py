@@ -114,6 +114,7 @@ from validator.engine.cards import (
     parse_set,
     read_json,
     read_yaml,
+    signed,
     whole_number,
 )
 from validator.engine.game import (
@@ -153,6 +154,7 @@ from validator.engine.state import (
 )
 from validator.engine.text import (
     FaceText,
+    gold_label,
     render_lines,
     render_text,
     rules_sentences,
@@ -278,6 +280,7 @@ __all__ = [
     "dump_card",
     "forget_library_decks",
     "format_path",
+    "gold_label",
     "library_from_set_files",
     "line_for",
     "load_pack",
@@ -298,6 +301,7 @@ __all__ = [
     "rules_sentences",
     "run_paths",
     "run_scenario",
+    "signed",
     "simulate",
     "slot_label",
     "whole_number",

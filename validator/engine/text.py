@@ -44,6 +44,10 @@ _SLOT_LABEL = {
 }
 
 
+# Whom a one-shot's bonus helps, by its `side`.
+_ONE_SHOT_SIDE = {"either": "either side", "player": "the munchkins", "monster": "a monster"}
+
+
 def slot_label(slot: str | None) -> str:
     return _SLOT_LABEL.get(slot or "", "Unknown slot")
 
@@ -60,10 +64,16 @@ def _sentences(effects: Iterable[EffectBase], ctx: TextContext) -> list[str]:
     return [_sentence(effect.describe(ctx)) for effect in effects]
 
 
+def gold_label(gold: int, *, short: bool = False) -> str:
+    """A known Gold value as a card states it: "No Value", "400 Gold Pieces" ("400 Gold"
+    where room is short: a face's corner, a list row)."""
+    if gold == 0:
+        return "No Value"
+    return f"{gold:,} Gold" if short else f"{gold:,} Gold Pieces"
+
+
 def _gold(gold: int | None) -> str:
-    if gold is None:
-        return "Gold value unknown"
-    return "No Value" if gold == 0 else f"{gold:,} Gold Pieces"
+    return "Gold value unknown" if gold is None else gold_label(gold)
 
 
 def _stat_or_unknown(value: int | None, label: str, plural: str | None = None) -> str:
@@ -182,8 +192,7 @@ def _item_stats(card: ItemCard) -> str:
 def _one_shot_stats(card: OneShotCard) -> str:
     text = "Usable once only"
     if card.bonus:
-        side = {"either": "either side", "player": "the munchkins", "monster": "a monster"}
-        text += f": {signed(card.bonus)} to {side[card.side]} in a combat"
+        text += f": {signed(card.bonus)} to {_ONE_SHOT_SIDE[card.side]} in a combat"
     text = f"{text}. {_gold(card.gold)}."
     if card.played_by == "combatant":
         text += " Only a player taking part in the combat may play it."
@@ -300,8 +309,7 @@ def _one_shot_face_text(card: OneShotCard) -> str:
     # The kind line says "One-Shot" and the badge the bonus: only whom it helps is left.
     text = ""
     if card.bonus:
-        side = {"either": "either side", "player": "the munchkins", "monster": "a monster"}
-        text = f"Play it for {side[card.side]} in a combat."
+        text = f"Play it for {_ONE_SHOT_SIDE[card.side]} in a combat."
     if card.played_by == "combatant":
         text += " Only a player taking part in the combat may play it."
     return text.strip()
