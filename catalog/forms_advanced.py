@@ -18,11 +18,11 @@ from catalog.search.keywords import (
     SLOTS,
     TAGS,
 )
-from validator.engine import KINDS
+from validator.engine import KINDS, NUMBER_LIMIT
 
-# The effect language keeps every stat within a million; a bound a card cannot pass is a
+# The effect language keeps every stat within NUMBER_LIMIT; a bound a card cannot pass is a
 # typo the form reports rather than a search that quietly finds nothing.
-STAT_LIMIT = 1_000_000
+STAT_LIMIT = NUMBER_LIMIT
 # The lowest value of each number keyword's stat (only a bonus goes below zero).
 STAT_FLOORS = {"lvl": 0, "tr": 0, "bonus": -STAT_LIMIT, "gold": 0}
 STAT_LABELS = {"lvl": "Level", "tr": "Treasures", "bonus": "Bonus", "gold": "Gold value"}

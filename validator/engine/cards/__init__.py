@@ -188,6 +188,7 @@ from validator.engine.cards.reader import (
 from validator.engine.cards.vocabulary import (
     CHARACTER_KINDS,
     LANGUAGE_VERSION,
+    NUMBER_LIMIT,
     Axis,
     CardName,
     CardTag,
@@ -212,6 +213,7 @@ __all__ = [
     "EFFECT_TYPES",
     "KINDS",
     "LANGUAGE_VERSION",
+    "NUMBER_LIMIT",
     "OUTCOME_TYPES",
     "SCHEMA_PATH",
     "Ability",
