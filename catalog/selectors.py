@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import yaml
 from django.contrib.auth.models import AnonymousUser, User
@@ -14,7 +14,8 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 from catalog.exports.set_yaml import SetFile, set_info
 from catalog.faces import face_key
 from catalog.models import Card, CardSet
-from catalog.search.compiler import compile_query
+from catalog.search.compiler import CompiledQuery, compile_query
+from catalog.search.parser import Term
 from validator.checks import SUMMARY_KEYS, CardReport, coverage
 from validator.engine import (
     CardBase,
@@ -158,6 +159,11 @@ def card_search(*, query: str, viewer: Viewer | None) -> tuple[QuerySet[Card], l
     The search covers the sets listed for the viewer, plus any unlisted set the query names
     with `set:` (knowing its code is like having its link). A viewer of None is the site
     itself (commands): every live set."""
+    cards, compiled = _compiled_search(query=query, viewer=viewer)
+    return cards, compiled.warnings
+
+
+def _compiled_search(*, query: str, viewer: Viewer | None) -> tuple[QuerySet[Card], CompiledQuery]:
     visible = CardSet.objects.all() if viewer is None else visible_sets(viewer=viewer)
     listed = CardSet.objects.all() if viewer is None else listed_sets(viewer=viewer)
     listed_ids = set(listed.values_list("pk", flat=True))
@@ -173,18 +179,20 @@ def card_search(*, query: str, viewer: Viewer | None) -> tuple[QuerySet[Card], l
         .filter(compiled.q)
         .order_by(*compiled.order)
     )
-    return cards, compiled.warnings
+    return cards, compiled
 
 
 @dataclass
 class SearchPage:
-    """One page of a search: its cards, the total and the query's warnings."""
+    """One page of a search: its cards, the total, the query's warnings and the compiler's
+    corrections of misspelt terms (for the hints beside the results)."""
 
     cards: list[Card]
     total: int
     number: int
     per_page: int
     warnings: list[str]
+    corrections: list[tuple[Term, str]] = field(default_factory=list)
 
     @property
     def num_pages(self) -> int:
@@ -202,12 +210,14 @@ class SearchPage:
 def card_search_page(*, query: str, viewer: Viewer, page: int, per_page: int) -> SearchPage:
     """A page of `card_search`. The page's ids are found first, from the narrow indexed
     columns alone; only those rows are then read whole (a search may match 100,000 cards)."""
-    cards, warnings = card_search(query=query, viewer=viewer)
+    cards, compiled = _compiled_search(query=query, viewer=viewer)
     total = cards.count()
     start = (page - 1) * per_page
     ids = list(cards.select_related(None).values_list("id", flat=True)[start : start + per_page])
     rows = Card.objects.select_related("card_set").in_bulk(ids)
-    return SearchPage([rows[i] for i in ids], total, page, per_page, warnings)
+    return SearchPage(
+        [rows[i] for i in ids], total, page, per_page, compiled.warnings, compiled.corrections
+    )
 
 
 def card_get(*, card_id: int, viewer: Viewer, set_code: str | None = None) -> Card | None:

@@ -148,11 +148,18 @@ def _words(node: Node) -> int:
     return sum(_words(n) for n in node.nodes)
 
 
-def search_suggestions(*, query: str, viewer: Viewer, total: int | None = None) -> SearchHints:
+def search_suggestions(
+    *,
+    query: str,
+    viewer: Viewer,
+    total: int | None = None,
+    corrections: list[tuple[Term, str]] | None = None,
+) -> SearchHints:
     """What to try instead of a search: the query with each misspelt keyword or value
-    replaced by the nearest one the language has (when the compiler found one), and, when
-    the search finds nothing (`total`, counted here when not given), each single term whose
-    removal finds cards, with those counts. Bounded: see MAX_HINT_TERMS."""
+    replaced by the nearest one the language has (the compiler's `corrections`, compiled
+    here when the search's own are not given), and, when the search finds nothing (`total`,
+    counted here when not given), each single term whose removal finds cards, with those
+    counts. Bounded: see MAX_HINT_TERMS."""
     if not query.strip():
         return SearchHints()
     try:
@@ -160,7 +167,8 @@ def search_suggestions(*, query: str, viewer: Viewer, total: int | None = None) 
     except QueryTooComplex:
         return SearchHints()
     corrected = None
-    corrections = _corrections(query, viewer)
+    if corrections is None:
+        corrections = _corrections(query, viewer)
     if corrections:
         fixed = replace_terms(query, corrections)
         change = ", ".join(f"{term.raw} → {written}" for term, written in corrections)

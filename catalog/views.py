@@ -85,7 +85,9 @@ def card_search(request: HttpRequest) -> HttpResponse:
             form.add_error("page", _no_such_page(number, page.num_pages))
             page = None
     hints = (
-        selectors_search.search_suggestions(query=query, viewer=request.user, total=page.total)
+        selectors_search.search_suggestions(
+            query=query, viewer=request.user, total=page.total, corrections=page.corrections
+        )
         if page is not None
         else None
     )

@@ -5,7 +5,9 @@ import json
 import pytest
 import yaml
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from catalog.models import CardSet
 from catalog.search import MAX_NESTING, QueryTooComplex
@@ -381,3 +383,16 @@ def _shape(node: object) -> object:
         return ("not", _shape(node.node))
     assert isinstance(node, And | Or)
     return (type(node).__name__, tuple(_shape(n) for n in node.nodes))
+
+
+@pytest.mark.django_db
+def test_the_search_page_reads_the_sets_a_query_may_reach_once(core_catalog: None) -> None:
+    """The hints beside a search reuse the search's own compiled query (its corrections):
+    the listed ids and the visible codes are read once, not again for the hints."""
+    with CaptureQueriesContext(connection) as queries:
+        answer = Client().get("/cards/", {"q": "t:monstr lvl>=10"})
+    assert answer.status_code == 200
+    assert "monster" in answer.content.decode()  # the corrected query is offered
+    set_reads = [q["sql"] for q in queries.captured_queries if 'FROM "catalog_cardset"' in q["sql"]]
+    # One read for the correction's count, which searches again: two per search, two searches.
+    assert len(set_reads) == 4, set_reads
