@@ -8,6 +8,7 @@ written by the services from the document and never edited on their own.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth.models import Group
 from django.db import models
 
 from validator.engine import CardBase, parse_card
@@ -47,6 +48,18 @@ class CardSet(models.Model):
     )
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC, db_index=True
+    )
+    # The sources its set file names (validator.engine.SourceRef, dumped): what each card's
+    # provenance cites by id. Written by load_catalog only.
+    sources = models.JSONField(default=list, blank=True)
+    # Besides staff, the members of this group review players' proposals for the set.
+    curators = models.ForeignKey(
+        Group,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="curated_sets",
+        help_text="Members of this group review proposals for this set (staff always may).",
     )
     deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -97,6 +110,10 @@ class Card(models.Model):
     tags = models.JSONField(default=list, blank=True)
     encoding = models.CharField(max_length=10, choices=Encoding.choices, db_index=True)
     text = models.TextField(blank=True)
+    # Where its facts come from (validator.engine.CardProvenance, dumped): the set's source
+    # ids, the reference's confidence, whether the name is uncertain, and the contributions
+    # recorded in the set file. Not part of the document: it never makes a revision.
+    provenance = models.JSONField(default=dict, blank=True)
 
     # The number of the revision this row holds; a save names the revision it started from.
     revision = models.PositiveIntegerField(default=1)
@@ -194,6 +211,16 @@ class CardRevision(models.Model):
     )
     changed_at = models.DateTimeField(auto_now_add=True)
     source = models.CharField(max_length=200, blank=True)
+    # A revision made by accepting a player's proposal: who proposed it (changed_by is the
+    # curator who accepted it) and the evidence they gave, as the curator saw it.
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    evidence = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-number"]

@@ -21,6 +21,7 @@ from validator.engine import (
     dump_card,
     format_path,
     load_set_file,
+    provenance_dump,
     render_text,
 )
 
@@ -44,6 +45,8 @@ class SetLoadReport:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    # Cards whose document is unchanged but whose provenance (sources, confidence) changed.
+    provenance_updated: list[str] = field(default_factory=list)
     set_changed: bool = False
 
 
@@ -54,7 +57,9 @@ class CatalogLoadReport:
 
     @property
     def changed(self) -> bool:
-        return any(s.created or s.updated or s.set_changed for s in self.sets)
+        return any(
+            s.created or s.updated or s.provenance_updated or s.set_changed for s in self.sets
+        )
 
 
 def _set_fields(document: SetDocument) -> dict[str, Any]:
@@ -65,7 +70,13 @@ def _set_fields(document: SetDocument) -> dict[str, Any]:
         "official": info.official,
         "year": info.year,
         "description": info.description or "",
+        "sources": [ref.model_dump(mode="json", exclude_none=True) for ref in document.sources],
     }
+
+
+def _card_provenance(document: SetDocument, name: str) -> dict[str, Any]:
+    provenance = document.provenance.get(name)
+    return provenance_dump(provenance) if provenance is not None else {}
 
 
 def _check_slugs(document: SetDocument, source: str) -> None:
@@ -165,20 +176,34 @@ def _load_set(
     source = f"load_catalog {path}"
     for card in document.cards:
         row = existing.get(card.name)
+        provenance = _card_provenance(document, card.name)
         if row is None:
             report.created.append(card.name)
             if write:
                 assert card_set is not None
-                card_write(card_set=card_set, typed=card, actor=changed_by, source=source)
+                row = card_write(card_set=card_set, typed=card, actor=changed_by, source=source)
+                _provenance_set(row, provenance)
         elif row.document_hash != document_hash(dump_card(card)) or row.text != render_text(card):
             report.updated.append(card.name)
             if write:
-                card_write(
+                row = card_write(
                     row=row, card_set=row.card_set, typed=card, actor=changed_by, source=source
                 )
+                _provenance_set(row, provenance)
+        elif row.provenance != provenance:
+            # Where a fact comes from changed, not the card: no new revision.
+            report.provenance_updated.append(card.name)
+            if write:
+                _provenance_set(row, provenance)
         else:
             report.unchanged.append(card.name)
     return report
+
+
+def _provenance_set(row: Card, provenance: dict[str, Any]) -> None:
+    if row.provenance != provenance:
+        Card.everything.filter(pk=row.pk).update(provenance=provenance)
+        row.provenance = provenance
 
 
 def default_fixture_paths(directory: Path) -> list[Path]:

@@ -176,6 +176,13 @@ from validator.engine.cards.parsing import (
     parse_card,
     parse_set,
 )
+from validator.engine.cards.provenance import (
+    CONFIDENCES,
+    CardProvenance,
+    Contribution,
+    SourceRef,
+    provenance_dump,
+)
 from validator.engine.cards.reader import (
     DEFAULT_LIMITS,
     DocumentTooLarge,
@@ -209,6 +216,7 @@ __all__ = [
     "CARD_TYPES",
     "CHARACTER_KINDS",
     "CONDITION_TYPES",
+    "CONFIDENCES",
     "DEFAULT_LIMITS",
     "EFFECT_TYPES",
     "KINDS",
@@ -235,6 +243,7 @@ __all__ = [
     "CardBase",
     "CardDocumentError",
     "CardName",
+    "CardProvenance",
     "CardTag",
     "CarryItem",
     "ChangeCharacterCard",
@@ -247,6 +256,7 @@ __all__ = [
     "ClassIs",
     "Condition",
     "ConditionBase",
+    "Contribution",
     "Cost",
     "CurseCard",
     "CurseImmunity",
@@ -337,6 +347,7 @@ __all__ = [
     "SexIs",
     "Size",
     "Slot",
+    "SourceRef",
     "SpeciesIs",
     "StealItem",
     "StealLevel",
@@ -367,6 +378,7 @@ __all__ = [
     "nearest_word",
     "parse_card",
     "parse_set",
+    "provenance_dump",
     "read_json",
     "read_yaml",
     "signed",

@@ -16,6 +16,7 @@ from pydantic import (
 
 from validator.engine.cards.conditions import Condition, ConditionBase
 from validator.engine.cards.effects import Effect, EffectBase, OutcomeBase, TextContext
+from validator.engine.cards.provenance import MAX_SOURCES, CardProvenance, SourceRef
 from validator.engine.cards.vocabulary import (
     LANGUAGE_VERSION,
     MAX_CARDS_PER_SET,
@@ -361,7 +362,11 @@ class SetDocument(Model):
 
     language: Literal[1] = LANGUAGE_VERSION
     set: SetInfo
+    # Where the facts come from (validator/engine/cards/provenance.py). A set file writes each
+    # card's provenance on the card; parse_set gathers them here by card name.
+    sources: list[SourceRef] = Field(default_factory=list, max_length=MAX_SOURCES)
     cards: list[Card] = Field(max_length=MAX_CARDS_PER_SET)
+    provenance: dict[CardName, CardProvenance] = Field(default_factory=dict)
 
 
 _card_adapter: TypeAdapter[Card] = TypeAdapter(Card)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import (
+    TypeAdapter,
     ValidationError,
 )
 
@@ -18,8 +19,10 @@ from validator.engine.cards.documents import (
     errors_from_validation,
     format_path,
     line_for,
+    nearest_word,
 )
 from validator.engine.cards.kinds import Card, CardBase, SetDocument, _card_adapter
+from validator.engine.cards.provenance import CardProvenance
 from validator.engine.cards.reader import read_yaml
 from validator.engine.cards.vocabulary import LANGUAGE_VERSION
 
@@ -42,12 +45,21 @@ def parse_card(data: Any, source: str | None = None) -> CardBase:
 def parse_set(
     data: Any, source: str | None = None, lines: dict[tuple[str | int, ...], int] | None = None
 ) -> SetDocument:
-    """Parse a set document; duplicate card names are errors too."""
+    """Parse a set document; duplicate card names are errors too. Each card's ``provenance:``
+    key is read beside its document (never into it) and gathered in ``provenance`` by name;
+    the source ids it cites must be in the set's ``sources:``."""
+    cards_data, raw_provenance, split_errors = _split_provenance(data, lines or {})
     try:
-        document = SetDocument.model_validate(data)
+        document = SetDocument.model_validate(cards_data)
     except ValidationError as exc:
         errors = errors_from_validation(exc, SetDocument, lines)
-        raise CardDocumentError(_name_the_cards(errors, data), source) from exc
+        raise CardDocumentError(_name_the_cards(split_errors + errors, data), source) from exc
+    provenance_errors = split_errors + _check_provenance(document, raw_provenance, lines or {})
+    if provenance_errors:
+        raise CardDocumentError(_name_the_cards(provenance_errors, data), source)
+    if raw_provenance:
+        provenance = {document.cards[index].name: value for index, value in raw_provenance.items()}
+        document = document.model_copy(update={"provenance": provenance})
     duplicates: list[DocumentError] = []
     first_seen: dict[str, int] = {}
     for index, card in enumerate(document.cards):
@@ -67,6 +79,90 @@ def parse_set(
     if duplicates:
         raise CardDocumentError(duplicates, source)
     return document
+
+
+_provenance_adapter: TypeAdapter[CardProvenance] = TypeAdapter(CardProvenance)
+
+
+def _split_provenance(
+    data: Any, lines: dict[tuple[str | int, ...], int]
+) -> tuple[Any, dict[int, CardProvenance], list[DocumentError]]:
+    """The set document with each card's ``provenance`` key taken out, the parsed provenance
+    by card index, and the errors of those that do not parse (paths under the card)."""
+    if not isinstance(data, dict):
+        return data, {}, []
+    errors: list[DocumentError] = []
+    if "provenance" in data:
+        path = ("provenance",)
+        errors.append(
+            DocumentError("provenance", "provenance goes on each card", line_for(path, lines))
+        )
+        data = {k: v for k, v in data.items() if k != "provenance"}
+    cards = data.get("cards")
+    if not isinstance(cards, list):
+        return data, {}, errors
+    stripped: list[Any] = []
+    found: dict[int, CardProvenance] = {}
+    for index, card in enumerate(cards):
+        if not (isinstance(card, dict) and "provenance" in card):
+            stripped.append(card)
+            continue
+        stripped.append({k: v for k, v in card.items() if k != "provenance"})
+        try:
+            found[index] = _provenance_adapter.validate_python(card["provenance"])
+        except ValidationError as exc:
+            prefix: tuple[str | int, ...] = ("cards", index, "provenance")
+            for error in errors_from_validation(exc, CardProvenance):
+                errors.append(_under(prefix, error, lines))
+    return {**data, "cards": stripped}, found, errors
+
+
+def _under(
+    prefix: tuple[str | int, ...], error: DocumentError, lines: dict[tuple[str | int, ...], int]
+) -> DocumentError:
+    """An error found in a part of the document, placed at its full path and line."""
+    parts: list[str | int] = list(prefix)
+    for piece in error.path.replace("]", "").replace("[", ".").split("."):
+        if piece:
+            parts.append(int(piece) if piece.isdigit() else piece)
+    return DocumentError(format_path(parts), error.message, line_for(parts, lines))
+
+
+def _check_provenance(
+    document: SetDocument,
+    provenance: dict[int, CardProvenance],
+    lines: dict[tuple[str | int, ...], int],
+) -> list[DocumentError]:
+    """Source ids are unique in ``sources:``, and every id a card cites is one of them."""
+    errors: list[DocumentError] = []
+    known: dict[str, int] = {}
+    for index, ref in enumerate(document.sources):
+        if ref.id in known:
+            path: tuple[str | int, ...] = ("sources", index, "id")
+            errors.append(
+                DocumentError(
+                    format_path(path),
+                    f"source id {ref.id!r} is also sources[{known[ref.id]}]",
+                    line_for(path, lines),
+                )
+            )
+        known.setdefault(ref.id, index)
+    for index, card_provenance in sorted(provenance.items()):
+        for position, source_id in enumerate(card_provenance.sources):
+            if source_id in known:
+                continue
+            path = ("cards", index, "provenance", "sources", position)
+            near = nearest_word(source_id, known)
+            hint = f"; did you mean {near!r}?" if near else ""
+            listed = ", ".join(known) or "none"
+            errors.append(
+                DocumentError(
+                    format_path(path),
+                    f"no source {source_id!r} in the set's sources ({listed}){hint}",
+                    line_for(path, lines),
+                )
+            )
+    return errors
 
 
 _CARD_PATH = re.compile(r"^cards\[(\d+)\]")
