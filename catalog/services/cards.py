@@ -93,12 +93,15 @@ def card_write(
     source: str,
     row: Card | None = None,
     base_revision: int | None = None,
+    proposed_by: User | None = None,
+    evidence: str = "",
 ) -> Card:
     """Create (`row` None) or replace a card from its typed definition, recording the saved
     document as a new revision; the one path every writer (loads, editor, API, imports,
     reverts) takes. With `base_revision`, the write happens only if the card is still at that
     revision, checked and bumped in one UPDATE so two concurrent saves cannot both succeed:
-    the later raises StaleRevisionError and changes nothing."""
+    the later raises StaleRevisionError and changes nothing. `proposed_by` and `evidence`
+    record, on the revision, the player whose proposal a curator (`actor`) accepted."""
     columns = card_columns(typed)
     with transaction.atomic():
         if row is None:
@@ -123,6 +126,8 @@ def card_write(
             document_hash=columns["document_hash"],
             changed_by=actor,
             source=source[:200],
+            proposed_by=proposed_by,
+            evidence=evidence,
         )
         card_index_refresh(card_row=row, card=typed)
     return row
