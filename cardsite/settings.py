@@ -115,6 +115,8 @@ INSTALLED_APPS = [
     "prints",
     "authoring",
     "packs",
+    # Players' proposals for the official sets, and the curators' review of them.
+    "contributions",
     # The table of the database task backend (TASKS_BACKEND=database); harmless otherwise.
     "django_tasks_db",
     # The top layer: the site's operations (serve, loadtest, backup, restore) as commands.

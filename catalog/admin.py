@@ -5,14 +5,24 @@ from catalog.models import Card, CardRevision, CardSet
 
 @admin.register(CardSet)
 class CardSetAdmin(admin.ModelAdmin[CardSet]):
-    list_display = ("code", "name", "official", "cards_in_box", "year")
+    list_display = ("code", "name", "official", "cards_in_box", "year", "curators")
     search_fields = ("code", "name")
+    # The sources come from the set file (load_catalog); curators are chosen here.
+    readonly_fields = ("sources",)
 
 
 class CardRevisionInline(admin.TabularInline[CardRevision, Card]):
     model = CardRevision
     extra = 0
-    readonly_fields = ("document_hash", "changed_by", "changed_at", "source", "document")
+    readonly_fields = (
+        "document_hash",
+        "changed_by",
+        "changed_at",
+        "source",
+        "proposed_by",
+        "evidence",
+        "document",
+    )
     can_delete = False
 
 

@@ -14,6 +14,7 @@ from catalog.services.cards import (
     card_revert,
     card_slug,
     card_update,
+    card_validate,
     card_write,
 )
 from catalog.services.loading import (
@@ -54,6 +55,7 @@ __all__ = [
     "card_revert",
     "card_slug",
     "card_update",
+    "card_validate",
     "card_write",
     "catalog_load",
     "catalog_parse",

@@ -176,7 +176,7 @@ def card_create(*, card_set: CardSet, actor: Actor, document: Any, source: str =
         raise CardDocumentError(
             [DocumentError("name", f"the set already has a card named {typed.name!r}")]
         ) from exc
-    _validate(card)
+    card_validate(card)
     return card
 
 
@@ -197,11 +197,11 @@ def card_update(
             source=source,
             base_revision=base_revision,
         )
-    _validate(saved)
+    card_validate(saved)
     return saved
 
 
-def _validate(card: Card) -> None:
+def card_validate(card: Card) -> None:
     """Check a saved card in the engine at once, so its report is there when it is shown.
     Its whole set is the deck it is met in during whole games."""
     deck = catalog_cards(set_codes=[card.card_set.code])
