@@ -165,6 +165,7 @@ from validator.engine.text import (
     render_text,
     rules_sentences,
     slot_label,
+    unknown_stats,
 )
 from validator.engine.version import ENGINE_VERSION
 
@@ -316,5 +317,6 @@ __all__ = [
     "signed",
     "simulate",
     "slot_label",
+    "unknown_stats",
     "whole_number",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 from validator.engine.cards import (
     CardBase,
@@ -78,6 +79,45 @@ def _gold(gold: int | None) -> str:
 
 def _stat_or_unknown(value: int | None, label: str, plural: str | None = None) -> str:
     return f"{label} unknown" if value is None else count_phrase(value, label, plural)
+
+
+# Character kinds whose cards carry a Rank (Super Munchkin's Powers); other character cards
+# have no stat at all.
+RANKED_KINDS: Final[frozenset[str]] = frozenset({"power"})
+
+
+def unknown_stats(card: CardBase) -> list[str]:
+    """The labels of the stats the card's kind has that are not known yet (None), in the
+    order a card page reads them: ``["Treasures", "Levels gained"]`` for a monster known by
+    its Level alone.
+
+    A kind's stats: a monster's Level, Treasures and Levels gained; a monster enhancer's
+    Bonus (its strength) and Treasures; an item's or ship's Bonus, Slot and Gold; a
+    one-shot's Gold; a follower's Bonus; a Power's Rank. A one-shot's bonus and a follower's
+    Gold are not among them: many such cards have none, and an absent value cannot be told
+    from an unknown one (a fully encoded card may leave them out). Other kinds have no
+    stats, so they never miss one. What counts as a stat here is what "stats known" means
+    on a set's completeness (docs/completeness.md)."""
+    stats: list[tuple[str, object]]
+    if isinstance(card, MonsterCard):
+        stats = [
+            ("Level", card.level),
+            ("Treasures", card.treasures),
+            ("Levels gained", card.levels_gained),
+        ]
+    elif isinstance(card, MonsterEnhancerCard):
+        stats = [("Bonus", card.strength), ("Treasures", card.treasures)]
+    elif isinstance(card, ItemCard):
+        stats = [("Bonus", card.bonus), ("Slot", card.slot), ("Gold", card.gold)]
+    elif isinstance(card, OneShotCard):
+        stats = [("Gold", card.gold)]
+    elif isinstance(card, FollowerCard):
+        stats = [("Bonus", card.bonus)]
+    elif isinstance(card, CharacterCard) and card.kind in RANKED_KINDS:
+        stats = [("Rank", card.rank)]
+    else:
+        stats = []
+    return [label for label, value in stats if value is None]
 
 
 def render_lines(card: CardBase) -> list[str]:
@@ -254,17 +294,19 @@ def rules_sentences(card: CardBase) -> FaceText:
         bad_stuff += _sentences(card.bad_stuff, TextContext(on_monster=True))
         if not card.bad_stuff and card.encoding.status == "full":
             bad_stuff.append("None.")
-        provisional = None in (card.level, card.treasures, card.levels_gained)
+        provisional = bool(unknown_stats(card))
     elif isinstance(card, MonsterEnhancerCard):
         lines.append(_enhancer_face_text(card))
         lines += _sentences(card.effects, TextContext())
-        provisional = card.strength is None or card.treasures is None
+        provisional = bool(unknown_stats(card))
     elif isinstance(card, ItemCard | OneShotCard):
         if isinstance(card, OneShotCard):
             lines.append(_one_shot_face_text(card))
         restrictions += _restrictions(card)
         lines += _sentences(card.effects, TextContext())
-        provisional = card.bonus is None or card.gold is None
+        # A one-shot without a bonus has always been marked on its face too, though the
+        # bonus is not one of its stats (unknown_stats): kept so that no face changes.
+        provisional = bool(unknown_stats(card)) or card.bonus is None
     elif isinstance(card, UnknownKindCard):
         pass
     else:
