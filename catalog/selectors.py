@@ -14,6 +14,7 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 from catalog.exports.set_yaml import SetFile, set_info
 from catalog.faces import face_key
 from catalog.models import Card, CardSet
+from catalog.provenance import card_contributions, provenance_merged
 from catalog.search.compiler import CompiledQuery, compile_query
 from catalog.search.parser import Term
 from validator.checks import SUMMARY_KEYS, CardReport, coverage
@@ -254,13 +255,27 @@ def set_get(*, code: str, viewer: Viewer) -> CardSet | None:
     return _with_counts(visible_sets(viewer=viewer)).filter(code=code).first()
 
 
-def set_file(*, card_set: CardSet) -> SetFile:
-    """A set and its live cards' documents in the order they were added, for the set file."""
+def set_file(*, card_set: CardSet, provenance: bool = False) -> SetFile:
+    """A set and its live cards' documents in the order they were added, for the set file;
+    with `provenance`, also the set's sources and each card's provenance, its accepted
+    contributions merged in (what `export_set --fixture` writes)."""
     cards = Card.objects.filter(card_set=card_set).order_by("pk")
+    if not provenance:
+        return SetFile(
+            code=card_set.code,
+            info=set_info(card_set),
+            documents=list(cards.values_list("document", flat=True)),
+        )
+    rows = list(cards.values_list("pk", "document", "provenance"))
+    contributions = card_contributions(card_ids=[pk for pk, _, _ in rows])
     return SetFile(
         code=card_set.code,
         info=set_info(card_set),
-        documents=list(cards.values_list("document", flat=True)),
+        documents=[document for _, document, _ in rows],
+        sources=list(card_set.sources or []),
+        provenance=[
+            provenance_merged(stored or {}, contributions.get(pk, [])) for pk, _, stored in rows
+        ],
     )
 
 

@@ -20,6 +20,7 @@ from catalog.services.cards import (
 from catalog.services.loading import (
     CatalogLoadError,
     CatalogLoadReport,
+    LoadConflict,
     SetLoadReport,
     catalog_load,
     catalog_parse,
@@ -43,6 +44,7 @@ __all__ = [
     "Actor",
     "CatalogLoadError",
     "CatalogLoadReport",
+    "LoadConflict",
     "SetError",
     "SetLoadReport",
     "StaleRevisionError",

@@ -1,17 +1,28 @@
 """Loading set files into the catalog: checked whole first, then written in one transaction,
-idempotently (an unchanged card is not written again)."""
+idempotently (an unchanged card is not written again).
+
+A load never silently overwrites a player's contribution a curator accepted. A card is *held*
+while its newest accepted contribution (a revision with a proposer) is newer than the last
+revision a load wrote: where the file's document differs from it, the load reports a conflict
+for each differing top-level key and leaves the card, document and provenance, as it is; with
+`prefer_fixture` it writes the file's version anyway, as a normal new revision, and says so.
+Once a load has written the card, later file changes flow again: the contribution was already
+replaced on purpose. A conflict is information, not an error: the rest of the load proceeds.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Max
 
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardRevision, CardSet
+from catalog.provenance import card_contributions, proposal_number, provenance_merged
 from catalog.services.cards import card_slug, card_write
 from validator.engine import (
     CardDocumentError,
@@ -37,6 +48,26 @@ class CatalogLoadError(Exception):
         return [line for error in self.errors for line in error.lines()]
 
 
+# What a load writes as a revision's source: "load_catalog <path>".
+LOAD_SOURCE: Final = "load_catalog"
+
+
+@dataclass(frozen=True)
+class LoadConflict:
+    """One top-level key of a card where the set file differs from a card that holds an
+    accepted contribution. `database` and `fixture` are the two values (None: the document
+    does not have the key); `origin` says whose the database's value is ("accepted proposal
+    #7 by alice", or "revision 3" when the value came from elsewhere); `taken` is the side the
+    load keeps (the file's only with prefer_fixture)."""
+
+    card: str
+    field: str
+    database: Any
+    fixture: Any
+    origin: str
+    taken: Literal["database", "fixture"]
+
+
 @dataclass
 class SetLoadReport:
     code: str
@@ -47,6 +78,12 @@ class SetLoadReport:
     unchanged: list[str] = field(default_factory=list)
     # Cards whose document is unchanged but whose provenance (sources, confidence) changed.
     provenance_updated: list[str] = field(default_factory=list)
+    # Cards left as the database has them: an accepted contribution differs from the file.
+    kept: list[str] = field(default_factory=list)
+    # Cards whose accepted contribution the file's version replaced (prefer_fixture); each is
+    # in `updated` too.
+    overridden: list[str] = field(default_factory=list)
+    conflicts: list[LoadConflict] = field(default_factory=list)
     set_changed: bool = False
 
 
@@ -60,6 +97,10 @@ class CatalogLoadReport:
         return any(
             s.created or s.updated or s.provenance_updated or s.set_changed for s in self.sets
         )
+
+    @property
+    def conflicts(self) -> list[LoadConflict]:
+        return [conflict for s in self.sets for conflict in s.conflicts]
 
 
 def _set_fields(document: SetDocument) -> dict[str, Any]:
@@ -135,25 +176,100 @@ def catalog_load(
     paths: Sequence[Path],
     check_only: bool = False,
     changed_by: User | None = None,
+    prefer_fixture: bool = False,
 ) -> CatalogLoadReport:
     """Upsert the sets and cards of the given set files, by (set code, card name).
 
     All files are parsed before anything is written; any error raises CatalogLoadError and the
     database is left as it was. Running it again on the same files changes nothing. Cards that
     exist in the database but not in a file are kept (custom cards are never deleted by a load).
-    With check_only, the report says what a load would do and nothing is written.
+    A card holding an accepted contribution that the file differs from is left alone and its
+    differences reported as conflicts, unless prefer_fixture (then the file's version is
+    written, and the conflicts say so). With check_only, the report says what a load would do
+    and nothing is written.
     """
     parsed = catalog_parse(paths=paths)
     with transaction.atomic():
         reports = [
-            _load_set(path, document, write=not check_only, changed_by=changed_by)
+            _load_set(
+                path,
+                document,
+                write=not check_only,
+                changed_by=changed_by,
+                prefer_fixture=prefer_fixture,
+            )
             for path, document in parsed
         ]
     return CatalogLoadReport(sets=reports, written=not check_only)
 
 
+def _held(contributed: dict[int, list[int]]) -> set[int]:
+    """The cards (of those with accepted contributions: card id → their revision numbers)
+    whose newest contribution is newer than the last revision a load wrote."""
+    if not contributed:
+        return set()
+    loaded = dict(
+        CardRevision.objects.filter(card_id__in=contributed, source__startswith=LOAD_SOURCE)
+        .values("card_id")
+        .annotate(newest=Max("number"))
+        .values_list("card_id", "newest")
+    )
+    return {
+        card_id
+        for card_id, numbers in contributed.items()
+        if max(numbers) > (loaded.get(card_id) or 0)
+    }
+
+
+def _origin(revision: CardRevision) -> str:
+    if not revision.proposed_by_id and not revision.source.startswith("proposal #"):
+        return f"revision {revision.number}"
+    proposal = proposal_number(revision.source)
+    what = f"proposal #{proposal}" if proposal is not None else f"revision {revision.number}"
+    who = revision.proposed_by.username if revision.proposed_by else "a deleted account"
+    return f"accepted {what} by {who}"
+
+
+def _conflicts(
+    row: Card, wanted: dict[str, Any], *, taken: Literal["database", "fixture"]
+) -> list[LoadConflict]:
+    """Each top-level key where the card's document and the file's differ, the database's
+    value credited to the revision that set it (the oldest of the newest run holding it)."""
+    current: dict[str, Any] = row.document if isinstance(row.document, dict) else {}
+    revisions = list(
+        CardRevision.objects.filter(card=row).select_related("proposed_by").order_by("-number")
+    )
+    keys = list(current) + [k for k in wanted if k not in current]
+    conflicts = []
+    for key in keys:
+        if current.get(key) == wanted.get(key):
+            continue
+        setter = None
+        for revision in revisions:
+            held = revision.document if isinstance(revision.document, dict) else {}
+            if held.get(key) != current.get(key):
+                break
+            setter = revision
+        conflicts.append(
+            LoadConflict(
+                card=row.name,
+                field=key,
+                database=current.get(key),
+                fixture=wanted.get(key),
+                origin=_origin(setter) if setter is not None else f"revision {row.revision}",
+                taken=taken,
+            )
+        )
+    return conflicts
+
+
 def _load_set(
-    path: Path, document: SetDocument, *, write: bool, changed_by: User | None
+    path: Path,
+    document: SetDocument,
+    *,
+    write: bool,
+    changed_by: User | None,
+    prefer_fixture: bool,
 ) -> SetLoadReport:
     report = SetLoadReport(code=document.set.code, name=document.set.name, source=str(path))
     wanted = _set_fields(document)
@@ -173,25 +289,42 @@ def _load_set(
             card_set.save()
 
     existing = {row.name: row for row in Card.objects.filter(card_set=card_set)} if card_set else {}
-    source = f"load_catalog {path}"
+    contributions = card_contributions(card_ids=[row.pk for row in existing.values()])
+    held = _held({pk: [c.revision for c in found] for pk, found in contributions.items()})
+    source = f"{LOAD_SOURCE} {path}"
     for card in document.cards:
         row = existing.get(card.name)
         provenance = _card_provenance(document, card.name)
+        card_document = dump_card(card)
         if row is None:
             report.created.append(card.name)
             if write:
                 assert card_set is not None
                 row = card_write(card_set=card_set, typed=card, actor=changed_by, source=source)
                 _provenance_set(row, provenance)
-        elif row.document_hash != document_hash(dump_card(card)) or row.text != render_text(card):
+            continue
+        differs = row.document_hash != document_hash(card_document)
+        if differs and row.pk in held:
+            taken: Literal["database", "fixture"] = "fixture" if prefer_fixture else "database"
+            report.conflicts.extend(_conflicts(row, card_document, taken=taken))
+            if not prefer_fixture:
+                report.kept.append(card.name)
+                continue
+            report.overridden.append(card.name)
+        card_contributed = contributions.get(row.pk, [])
+        if differs or row.text != render_text(card):
             report.updated.append(card.name)
             if write:
                 row = card_write(
                     row=row, card_set=row.card_set, typed=card, actor=changed_by, source=source
                 )
                 _provenance_set(row, provenance)
-        elif row.provenance != provenance:
-            # Where a fact comes from changed, not the card: no new revision.
+        elif provenance_merged(row.provenance or {}, card_contributed) != provenance_merged(
+            provenance, card_contributed
+        ):
+            # Where a fact comes from changed, not the card: no new revision. The contributions
+            # the card's revisions record count on both sides, so a file exported with them
+            # (export_set --fixture) is not a change, nor one that predates them.
             report.provenance_updated.append(card.name)
             if write:
                 _provenance_set(row, provenance)
