@@ -209,3 +209,17 @@ def test_an_unknown_code_names_the_nearest(loaded: CardSet) -> None:
     with pytest.raises(CommandError) as caught:
         export("test-sett", "--fixture")
     assert str(caught.value) == "no set with the code 'test-sett'; did you mean 'test-set'?"
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURE_SETS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_each_official_set_file_is_its_own_fixture_export(path: Path, tmp_path: Path) -> None:
+    """Loaded from fixtures/sets/ and exported with provenance, a set gives back its file's
+    data, comments aside: the project's own files are in the form the export writes, so a
+    review's export changes only what the review changed."""
+    catalog_load(paths=[path])
+    exported = export_to(tmp_path, path.stem)
+    assert (
+        read_yaml(exported.read_text(encoding="utf-8")).data
+        == read_yaml(path.read_text(encoding="utf-8")).data
+    )
+    assert not catalog_load(paths=[exported]).changed
