@@ -12,6 +12,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("authoring.urls")),
     path("", include("prints.urls")),
     path("", include("packs.urls")),
+    # Before catalog: /sets/<code>/propose/ would otherwise read as a card named "propose".
+    path("", include("contributions.urls")),
     path("", include("catalog.urls")),
     # Site documentation rendered from docs/*.md (issue 17: the editor's help links here).
     path("docs/<slug:slug>/", doc_view, name="doc_page"),

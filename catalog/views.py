@@ -11,6 +11,7 @@ from catalog.addresses import card_art_url, set_proof
 from catalog.faces import face_key
 from catalog.forms import ResultsViewForm, SetFilterForm
 from catalog.permissions import can_edit_set, is_public
+from catalog.profile_sections import profile_sections
 from catalog.search import QueryTooComplex
 
 
@@ -177,6 +178,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "sets": selectors.sets_owned_by(owner=owner, viewer=request.user),
             "is_owner": is_owner,
             "new_set_url": new_set_url,
+            "profile_sections": profile_sections(owner=owner, viewer=request.user),
         },
     )
 
