@@ -191,7 +191,8 @@ def proposal_create(
     clean_photo = _photo(photo)
     rate_limit(
         scope="proposal",
-        idents=[*idents, f"user:{user.pk}"],
+        # dict.fromkeys: the request's idents already hold the user; counted once, not twice.
+        idents=list(dict.fromkeys([*idents, f"user:{user.pk}"])),
         limit=PROPOSALS_PER_HOUR,
         per="hour",
         what="proposals",
