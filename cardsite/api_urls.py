@@ -4,6 +4,7 @@ schema lists them, then the schema, the docs and the JSON 404 for any other path
 from django.urls import URLPattern, URLResolver
 
 from catalog.api import urls as catalog_api
+from contributions import api as contributions_api
 from packs import api as packs_api
 from prints import api as prints_api
 
@@ -13,5 +14,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     *catalog_api.urlpatterns,
     *prints_api.urlpatterns,
     *packs_api.urlpatterns,
+    *contributions_api.urlpatterns,
     *catalog_api.closing_patterns,
 ]
