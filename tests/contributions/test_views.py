@@ -20,8 +20,16 @@ from catalog.models import Card, CardSet
 from catalog.services import card_update
 from contributions.models import Proposal, ProposalStatus
 from contributions.services import proposal_create
+from contributions.views import PREVIEW_PER_MINUTE
 from tests.conftest import PASSWORD
 from tests.contributions.conftest import jpeg_with_gps
+
+
+@pytest.fixture(autouse=True)
+def private_media(settings: Any, tmp_path: Any) -> None:
+    """Photos are written to a folder of the test's own, not the site's media."""
+    settings.MEDIA_ROOT = tmp_path
+
 
 EVIDENCE = "My own copy of the card: the Treasures number is in the bottom corner."
 
@@ -82,9 +90,7 @@ def test_the_change_form_opens_on_the_cards_document(proposer: User, generic_guy
 def test_proposing_generic_guys_treasures_with_a_photo(
     proposer: User, generic_guy: Card, gps_photo: SimpleUploadedFile
 ) -> None:
-    data = form_data(
-        {**generic_guy.document, "treasures": 4}, base_revision=generic_guy.revision
-    )
+    data = form_data({**generic_guy.document, "treasures": 4}, base_revision=generic_guy.revision)
     response = signed_in(proposer).post(change_url(generic_guy), {**data, "photo": gps_photo})
     proposal = Proposal.objects.get()
     assert response.status_code == 302
@@ -128,9 +134,7 @@ def test_a_misspelt_word_shows_the_nearest_and_stores_nothing(
     assert Proposal.objects.count() == 0
 
 
-def test_a_kind_that_is_not_one_is_refused_on_its_field(
-    proposer: User, generic_guy: Card
-) -> None:
+def test_a_kind_that_is_not_one_is_refused_on_its_field(proposer: User, generic_guy: Card) -> None:
     data = form_data({**generic_guy.document, "treasures": 2}) | {"kind": "monstr"}
     response = signed_in(proposer).post(change_url(generic_guy), data)
     assert response.status_code == 400
@@ -159,7 +163,9 @@ def test_a_custom_sets_propose_pages_are_404(alice: User, bob: User) -> None:
     custom = CardSet.objects.create(code="alice-mine", name="Mine", owner=alice, official=False)
     client = signed_in(bob)
     assert client.get(reverse("contributions:propose_new", args=[custom.code])).status_code == 404
-    assert client.post(reverse("contributions:propose_new", args=[custom.code]), {}).status_code == 404
+    assert (
+        client.post(reverse("contributions:propose_new", args=[custom.code]), {}).status_code == 404
+    )
 
 
 def test_the_live_preview_draws_the_proposed_card(proposer: User, generic_guy: Card) -> None:
@@ -177,8 +183,6 @@ def test_the_live_preview_draws_the_proposed_card(proposer: User, generic_guy: C
 
 
 def test_the_live_preview_is_rate_limited(proposer: User, generic_guy: Card) -> None:
-    from contributions.views import PREVIEW_PER_MINUTE
-
     url = reverse("contributions:propose_preview", args=[generic_guy.card_set.code])
     client = signed_in(proposer)
     codes = [client.post(url, {}).status_code for _ in range(PREVIEW_PER_MINUTE + 1)]
@@ -197,13 +201,11 @@ def test_the_served_photo_has_no_exif_and_no_gps(
     data = form_data({**generic_guy.document, "treasures": 2})
     signed_in(proposer).post(change_url(generic_guy), {**data, "photo": gps_photo})
     proposal = Proposal.objects.get()
-    response = signed_in(proposer).get(
-        reverse("contributions:proposal_photo", args=[proposal.pk])
-    )
+    response = signed_in(proposer).get(reverse("contributions:proposal_photo", args=[proposal.pk]))
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"
     assert response["X-Content-Type-Options"] == "nosniff"
-    served = b"".join(response.streaming_content)  # type: ignore[arg-type]
+    served = b"".join(response.streaming_content)  # type: ignore[attr-defined]
     assert b"PhoneMaker" not in served
     with Image.open(io.BytesIO(served)) as image:
         assert image.size == (64, 48)
@@ -297,9 +299,7 @@ def test_withdrawing(proposer: User, generic_guy: Card) -> None:
     assert signed_in(proposer).post(url).status_code == 409
 
 
-def test_the_stale_flow(
-    proposer: User, curator: User, staff: User, generic_guy: Card
-) -> None:
+def test_the_stale_flow(proposer: User, curator: User, staff: User, generic_guy: Card) -> None:
     proposal = proposal_of(proposer, generic_guy, treasures=2)
     base = generic_guy.revision
     # Someone saves the card after the proposal: another field changes.
