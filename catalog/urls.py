@@ -15,5 +15,6 @@ urlpatterns = [
     # After every fixed page under accounts/ (accounts/urls.py comes first in the site).
     path("accounts/<str:username>/", views.profile, name="profile"),
     path("sets/<slug:code>/", views.set_detail, name="set_detail"),
+    path("sets/<slug:code>/help/", views.set_help, name="set_help"),
     path("sets/<slug:code>/<slug:slug>/", views.card_detail, name="card_detail"),
 ]

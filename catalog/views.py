@@ -6,7 +6,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 
 from accounts.selectors import user_get
-from catalog import selectors, selectors_search
+from catalog import selectors, selectors_completeness, selectors_search
 from catalog.addresses import card_art_url, set_proof
 from catalog.faces import face_key
 from catalog.forms import ResultsViewForm, SetFilterForm
@@ -53,8 +53,30 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
             "filtered": bool(settings.get("deck") or settings.get("kind")),
             "coverage": selectors.set_coverage(card_set=card_set),
             "can_edit": can_edit_set(request.user, card_set),
+            "completeness": (
+                selectors_completeness.set_completeness(card_set=card_set)
+                if card_set.official
+                else None
+            ),
         },
         status=400 if form.errors else 200,
+    )
+
+
+def set_help(request: HttpRequest, code: str) -> HttpResponse:
+    """The "Help complete this set" page: what is not known yet of an official set, card by
+    card, with links to propose a correction or a missing card. A custom set has no such page
+    (its maker completes it in the editor): 404, as for a set the viewer may not see."""
+    card_set = selectors.set_get(code=code, viewer=request.user)
+    if card_set is None or not card_set.official:
+        raise Http404(f"No official set with code {code!r}")
+    return render(
+        request,
+        "catalog/set_help.html",
+        {
+            "card_set": card_set,
+            "help": selectors_completeness.set_help(card_set=card_set),
+        },
     )
 
 
@@ -159,6 +181,7 @@ def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
             "set_proof": set_proof(card.card_set),
             "can_edit": can_edit_set(request.user, card.card_set),
             "start_into": selectors.sets_editable_by(viewer=request.user),
+            "provenance": selectors_completeness.card_provenance(card=card),
         },
     )
 

@@ -3,7 +3,7 @@
 from typing import Any
 
 from django.urls import reverse
-from drf_spectacular.utils import inline_serializer
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from catalog.faces import face_key
@@ -42,6 +42,50 @@ class CardSetOutput(serializers.ModelSerializer[CardSet]):
                 reverse("catalog:set_detail", args=[obj.code])
             )
         )
+
+
+class CompletenessOutput(serializers.Serializer[Any]):
+    """How complete an official set is (catalog.selectors_completeness.Completeness; the
+    definitions are in docs/completeness.md)."""
+
+    cards_in_box = serializers.IntegerField(
+        allow_null=True, help_text="the cards in the box; null when not known"
+    )
+    known_cards = serializers.IntegerField(help_text="distinct cards catalogued")
+    known_copies = serializers.IntegerField(
+        help_text="copies summed over the cards whose copies are known"
+    )
+    stats_known = serializers.IntegerField(
+        help_text="cards whose kind is known and every stat of that kind too"
+    )
+    full = serializers.IntegerField(help_text="cards whose rules are fully encoded")
+    verified = serializers.IntegerField(
+        help_text="cards the sources agree on, or with a player's contribution a curator accepted"
+    )
+    provisional = serializers.IntegerField(
+        help_text="cards whose printed name is uncertain (one informal source)"
+    )
+    copies_unknown = serializers.IntegerField(help_text="cards whose copies are not known")
+    unnamed = serializers.IntegerField(
+        allow_null=True,
+        help_text="cards of the box not named yet (a card of unknown copies counted once); "
+        "null when the box's size is not known",
+    )
+
+
+class CardSetDetailOutput(CardSetOutput):
+    """One set, with its completeness (the view reads it: `context["completeness"]`), null
+    for a custom set (its maker completes it)."""
+
+    completeness = serializers.SerializerMethodField()
+
+    class Meta(CardSetOutput.Meta):
+        fields = [*CardSetOutput.Meta.fields, "completeness"]
+
+    @extend_schema_field(CompletenessOutput(allow_null=True))
+    def get_completeness(self, obj: CardSet) -> dict[str, Any] | None:
+        completeness = self.context.get("completeness")
+        return None if completeness is None else dict(CompletenessOutput(completeness).data)
 
 
 class CardOutput(serializers.ModelSerializer[Card]):

@@ -17,13 +17,14 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
-from catalog import selectors
+from catalog import selectors, selectors_completeness
 from catalog.api.errors import ApiError, service_errors
 from catalog.api.parsers import BoundedJSONParser
 from catalog.api.serializers import (
     CardCreateInput,
     CardListOutput,
     CardOutput,
+    CardSetDetailOutput,
     CardSetListOutput,
     CardSetOutput,
     CardUpdateInput,
@@ -174,10 +175,18 @@ class SetList(WriteView):
 
 
 class SetDetail(WriteView):
-    @extend_schema(responses=CardSetOutput)
+    @extend_schema(responses={200: CardSetDetailOutput, 404: ErrorOutput})
     def get(self, request: Request, code: str) -> Response:
-        """One set the requester may see (404 for anyone else's private set)."""
-        return Response(_set_data(request, code))
+        """One set the requester may see (404 for anyone else's private set), with its
+        `completeness` when it is official (null for a custom set)."""
+        card_set = _set(request, code)
+        completeness = (
+            selectors_completeness.set_completeness(card_set=card_set)
+            if card_set.official
+            else None
+        )
+        context = {"request": request, "completeness": completeness}
+        return Response(CardSetDetailOutput(card_set, context=context).data)
 
     @extend_schema(request=SetUpdateInput, responses={200: CardSetOutput, **ERRORS})
     def patch(self, request: Request, code: str) -> Response:

@@ -1,3 +1,4 @@
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -5,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 
 from catalog.models import Card, CardRevision, CardSet, CardTag
 from catalog.services import card_write
@@ -75,3 +77,75 @@ def accept_contribution() -> Callable[..., Card]:
         )
 
     return accept
+
+
+# --------------------------------------------------------------------------------------------
+# Completeness and provenance (issue 18): a small official set whose figures a test can work
+# out by hand, with a source of each kind and a card of each gap.
+# --------------------------------------------------------------------------------------------
+
+TINY_BOX = """\
+language: 1
+set: {code: tiny-box, name: Tiny Box, cards_in_box: 10, official: true}
+sources:
+  - {id: rb, kind: rulebook, title: The Tiny Box rulebook, seed: 009_tiny.txt,
+     used_for: Levels of the monsters.}
+  - {id: gh, kind: code, title: A card game's data files, repo: someone/tiny-data,
+     path: data/cards.json, commit: 0123456789abcdef}
+  - {id: wiki, kind: web, title: A fan wiki page, url: "https://example.org/tiny-box"}
+cards:
+  - name: Known Ogre
+    deck: door
+    kind: monster
+    copies: 2
+    level: 3
+    treasures: 1
+    encoding: {status: full}
+    provenance: {sources: [rb, gh], confidence: high}
+  - name: Half Ogre
+    deck: door
+    kind: monster
+    copies: null
+    level: 5
+    treasures: null
+    notes: A Level 5 foe whose reward is not known.
+    encoding: {status: text_only, reason: its reward is not known}
+    provenance: {sources: [wiki], confidence: low, name_uncertain: true}
+  - name: Mystery Card
+    deck: null
+    kind: unknown
+    copies: null
+    notes: A card known by its name alone.
+    encoding: {status: text_only, reason: only its name is known}
+    provenance: {sources: [wiki], confidence: medium}
+  - name: Shiny Hat
+    deck: treasure
+    kind: item
+    copies: 1
+    slot: headgear
+    bonus: 1
+    gold: null
+    notes: A hat worth +1; its Gold value is not known.
+    encoding: {status: text_only, reason: its Gold value is not known}
+    provenance:
+      sources: [rb]
+      confidence: medium
+      contributions:
+        - {revision: 2, proposer: zed, curator: yve, accepted_on: 2026-11-20,
+           evidence: My own copy of the card., fields: [bonus]}
+  - name: Star Role
+    deck: null
+    kind: role
+    copies: 1
+    notes: A role dealt at the start, outside both decks and the box's count.
+    encoding: {status: full}
+"""
+
+
+@pytest.fixture
+def tiny_box(db: None, tmp_path: Path) -> CardSet:
+    """The set of TINY_BOX, loaded as load_catalog loads an official set file."""
+    path = tmp_path / "tiny-box.yaml"
+    path.write_text(TINY_BOX, encoding="utf-8")
+    call_command("load_catalog", str(path), stdout=io.StringIO())
+    return CardSet.objects.get(code="tiny-box")
