@@ -58,6 +58,14 @@ AUTH_ONLY = {
     ("DELETE", "/api/cards/{card_id}/"),
     ("POST", "/api/packs/"),
     ("GET", "/api/packs/{pack_id}/"),
+    # Proposals (contributions/api.py): every one of them needs a user.
+    ("POST", "/api/sets/{code}/proposals/"),
+    ("GET", "/api/proposals/"),
+    ("GET", "/api/proposals/{proposal_id}/"),
+    ("POST", "/api/proposals/{proposal_id}/accept/"),
+    ("POST", "/api/proposals/{proposal_id}/reject/"),
+    ("POST", "/api/proposals/{proposal_id}/request-changes/"),
+    ("POST", "/api/proposals/{proposal_id}/withdraw/"),
 }
 
 
