@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 
 from catalog.models import Card, CardRevision, CardSet
 from catalog.services import card_write, catalog_load, set_create
+from contributions.services import proposal_accept, proposal_create
 from tests.catalog.conftest import card_doc, database_snapshot
 from tests.conftest import FIXTURE_SETS
 from validator.engine import dump_card, load_set_file, parse_card, provenance_dump, read_yaml
@@ -223,3 +224,31 @@ def test_each_official_set_file_is_its_own_fixture_export(path: Path, tmp_path: 
         == read_yaml(path.read_text(encoding="utf-8")).data
     )
     assert not catalog_load(paths=[exported]).changed
+
+
+def test_a_proposal_accepted_through_the_review_is_exported(
+    tmp_path: Path, loaded: CardSet, alice: User, carol: User
+) -> None:
+    """The contributions app's own accept (not a stand-in) is what the export reads."""
+    ogre = Card.objects.get(card_set=loaded, name="Test Ogre")
+    proposal = proposal_create(
+        proposer=alice,
+        card_set=loaded,
+        card=ogre,
+        base_revision=ogre.revision,
+        document=card_doc(treasures=3),
+        evidence=EVIDENCE,
+    )
+    proposal_accept(proposal=proposal, curator=carol)
+    path = export_to(tmp_path, "test-set")
+    exported = load_set_file(path)
+    assert dump_card(next(c for c in exported.cards if c.name == "Test Ogre"))["treasures"] == 3
+    (contribution,) = exported.provenance["Test Ogre"].contributions
+    assert (
+        contribution.proposal,
+        contribution.proposer,
+        contribution.curator,
+        contribution.evidence,
+        contribution.fields,
+    ) == (proposal.pk, "alice", "carol", EVIDENCE, ["treasures"])
+    assert not catalog_load(paths=[path]).changed
