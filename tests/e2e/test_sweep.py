@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from django.db import connection
 from django.db.backends.base.creation import TEST_DATABASE_PREFIX
@@ -29,11 +29,15 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, e
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.services import token_create
-from catalog.services import card_create, card_delete, set_create
+from catalog.models import Card, CardSet
+from catalog.services import card_create, card_delete, card_write, set_create
+from contributions.models import Proposal
+from contributions.services import proposal_create
 from packs import simulations
 from packs.services import pack_build, pack_create
 from prints.models import JobStatus, ProxyJob
 from tests.factories import monster_document
+from validator.engine import parse_card
 
 pytestmark = [pytest.mark.e2e]
 
@@ -67,7 +71,12 @@ class Site:
 
 
 def _pages(
-    set_code: str, card_slug: str, pack_id: int, simulation_id: int, job_id: int
+    set_code: str,
+    card_slug: str,
+    pack_id: int,
+    simulation_id: int,
+    job_id: int,
+    proposal_id: int = 0,
 ) -> dict[str, Visit]:
     edit = f"/author/sets/{set_code}/"
     return {
@@ -106,6 +115,15 @@ def _pages(
         "proxies": Visit("/proxies/"),
         "proxy-job": Visit(f"/proxies/jobs/{job_id}/"),
         "effect-language": Visit("/docs/effect-language/"),
+        # Proposals (issue 18): the sweeper proposed Generic Guy's Treasures and curates
+        # Super Munchkin; the card was saved since, so the proposal shows its three-way table.
+        "propose-new": Visit("/sets/munchkin-super/propose/"),
+        "propose-change": Visit("/sets/munchkin-super/cards/generic-guy/propose/"),
+        "proposal": Visit(f"/proposals/{proposal_id}/", screenshot="proposal"),
+        "proposal-edit": Visit(f"/proposals/{proposal_id}/edit/"),
+        "proposals": Visit("/proposals/"),
+        "review-queue": Visit("/proposals/review/"),
+        "review-queue-bad-status": Visit("/proposals/review/?status=maybe", status=400),
         "not-found": Visit("/no-such-page/", status=404, logged_in=False),
     }
 
@@ -139,6 +157,26 @@ def test_database(django_db_setup: None, django_db_blocker: Any) -> Iterator[Non
                 teardown_databases(made, verbosity=0)
 
 
+def _stale_proposal(user: User) -> Proposal:
+    """The user curates Super Munchkin and proposed Generic Guy's Treasures, and the card
+    was saved since (Levels gained), so the proposal page shows the three-way table."""
+    super_set = CardSet.objects.get(code="munchkin-super")
+    super_set.curators = Group.objects.create(name="sweep-curators")
+    super_set.save()
+    user.groups.add(super_set.curators)
+    guy = Card.objects.get(card_set=super_set, name="Generic Guy")
+    proposal = proposal_create(
+        proposer=user,
+        card_set=super_set,
+        document={**guy.document, "treasures": 4},
+        evidence="My own copy of the card.",
+        card=guy,
+    )
+    changed = parse_card({**guy.document, "levels_gained": 1})
+    card_write(row=guy, card_set=super_set, typed=changed, actor=None, source="sweep")
+    return proposal
+
+
 @pytest.fixture(scope="module")
 def site(test_database: None, django_db_blocker: Any) -> Iterator[Site]:
     with (
@@ -161,6 +199,7 @@ def site(test_database: None, django_db_blocker: Any) -> Iterator[Site]:
         simulation.refresh_from_db()
         assert simulation.status == "done", simulation.error
         job = ProxyJob.objects.create(owner=user, status=JobStatus.FAILED, error="Sheet too big")
+        proposal = _stale_proposal(user)
         client = Client()
         client.force_login(user)
         cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
@@ -171,7 +210,7 @@ def site(test_database: None, django_db_blocker: Any) -> Iterator[Site]:
         try:
             yield Site(
                 url=server.url,
-                pages=_pages(card_set.code, card.slug, pack.pk, simulation.pk, job.pk),
+                pages=_pages(card_set.code, card.slug, pack.pk, simulation.pk, job.pk, proposal.pk),
                 session_cookie=cookie,
             )
         finally:
