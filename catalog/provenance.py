@@ -22,11 +22,9 @@ from validator.engine import CardProvenance, Contribution, provenance_dump
 
 # What card_write's `source` says for a revision made by accepting proposal N.
 PROPOSAL_SOURCE: Final = re.compile(r"^proposal #(\d+)\b")
-# A contribution's names and evidence must not be empty in a set file; these stand in for an
-# account deleted since (the revision's user is then null) and for a note never given.
+# A contribution's names must not be empty in a set file; this stands in for an account
+# deleted since (the revision's user is then null).
 UNKNOWN_USER: Final = "(deleted account)"
-NO_EVIDENCE: Final = "(no evidence recorded)"
-_EVIDENCE_LIMIT: Final = 2000
 
 
 def accepted_revisions() -> Q:
@@ -51,7 +49,9 @@ def changed_fields(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -
 
 def card_contributions(*, card_ids: Collection[int]) -> dict[int, list[Contribution]]:
     """The accepted contributions of each card, by card id, oldest first: who proposed, who
-    accepted and when (UTC date), the evidence, the proposal's id and the keys it changed."""
+    accepted and when (UTC date), the proposal's id and the keys it changed. The evidence
+    note stays out: on the site only the proposer and the set's curators may read it, and a
+    set file is public (the proposal's id leads a curator to it)."""
     if not card_ids:
         return {}
     accepted = list(
@@ -73,14 +73,12 @@ def card_contributions(*, card_ids: Collection[int]) -> dict[int, list[Contribut
     found: dict[int, list[Contribution]] = {}
     for revision in accepted:
         before = previous.get((revision.card_id, revision.number - 1))
-        evidence = revision.evidence.strip()[:_EVIDENCE_LIMIT] or NO_EVIDENCE
         found.setdefault(revision.card_id, []).append(
             Contribution(
                 revision=revision.number,
                 proposer=_username(revision.proposed_by),
                 curator=_username(revision.changed_by),
                 accepted_on=revision.changed_at.astimezone(datetime.UTC).date(),
-                evidence=evidence,
                 proposal=proposal_number(revision.source),
                 fields=changed_fields(
                     before if isinstance(before, dict) else None,

@@ -95,7 +95,6 @@ def test_the_fixture_export_writes_sources_provenance_and_the_contribution(
                 "proposer": "alice",
                 "curator": "carol",
                 "accepted_on": accepted_on.astimezone(datetime.UTC).date().isoformat(),
-                "evidence": EVIDENCE,
                 "proposal": 7,
                 "fields": ["treasures"],
             }
@@ -250,5 +249,7 @@ def test_a_proposal_accepted_through_the_review_is_exported(
         contribution.curator,
         contribution.evidence,
         contribution.fields,
-    ) == (proposal.pk, "alice", "carol", EVIDENCE, ["treasures"])
+    ) == (proposal.pk, "alice", "carol", None, ["treasures"])
+    # The evidence note is private to the proposer and the curators: never in a set file.
+    assert EVIDENCE not in path.read_text(encoding="utf-8")
     assert not catalog_load(paths=[path]).changed

@@ -72,7 +72,7 @@ def test_the_photo_is_stored_without_its_exif_and_gps(
         assert dict(image.getexif()) == {}
         assert image.size == (64, 48)
     # The stored name says nothing of the upload's.
-    assert "card" not in proposal.photo.name.rsplit("/", 1)[-1]
+    assert "card" not in str(proposal.photo.name).rsplit("/", 1)[-1]
 
 
 def test_a_photo_over_the_art_limits_is_refused_and_nothing_is_stored(
@@ -255,9 +255,7 @@ def test_a_stale_proposal_needs_a_fresh_review_and_keeps_the_newer_revision(
 ) -> None:
     proposal = _propose(proposer, generic_guy, with_treasures(generic_guy, 4))
     newer = {**generic_guy.document, "notes": "A newer note from another edit."}
-    card_update(
-        card=generic_guy, actor=staff, document=newer, base_revision=generic_guy.revision
-    )
+    card_update(card=generic_guy, actor=staff, document=newer, base_revision=generic_guy.revision)
     generic_guy.refresh_from_db()
     current = generic_guy.revision
     assert proposal.card is not None

@@ -47,7 +47,9 @@ class Contribution(Model):
     proposer: ShortText
     curator: ShortText
     accepted_on: datetime.date
-    evidence: Prose
+    # The proposer's evidence note is private to them and the set's curators on the site, so
+    # an exported set file leaves it out; a hand-written file may say where a fact comes from.
+    evidence: Prose | None = None
     proposal: int | None = Field(default=None, ge=1)
     fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(
         default_factory=list, max_length=40
