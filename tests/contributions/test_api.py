@@ -573,3 +573,49 @@ def test_done_when_generic_guys_treasures(
     entry = text[text.index("name: Generic Guy") :]
     entry = entry[: entry.index("\n  - name:")] if "\n  - name:" in entry else entry
     assert "treasures: 2" in entry, entry
+
+
+# --------------------------------------------------------------------------------------------
+# Conventions shared with the rest of the API
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_session_without_its_csrf_token_is_refused(
+    proposer: User, super_catalog: CardSet
+) -> None:
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(proposer)
+    response = propose(client, "munchkin-super", monster_document("Forged Foe"))
+    assert_error(response, 403)
+    assert not Proposal.objects.exists()
+
+
+def test_an_unknown_proposal_is_the_json_404(proposer: User) -> None:
+    body = assert_error(client_for(proposer).get("/api/proposals/999999/"), 404, "not_found")
+    assert "999999" in body["details"]
+
+
+# The endpoints of issue 18, point 7, with the answers each documents.
+SCHEMA_OPERATIONS = {
+    ("/api/sets/{code}/proposals/", "post"): {"201", "400", "401", "404", "429"},
+    ("/api/proposals/", "get"): {"200", "400", "401"},
+    ("/api/proposals/{proposal_id}/", "get"): {"200", "401", "404"},
+    ("/api/proposals/{proposal_id}/accept/", "post"): {"200", "400", "403", "404", "409"},
+    ("/api/proposals/{proposal_id}/reject/", "post"): {"200", "400", "403", "404", "409"},
+    ("/api/proposals/{proposal_id}/request-changes/", "post"): {"200", "403", "404", "409"},
+    ("/api/proposals/{proposal_id}/withdraw/", "post"): {"200", "403", "404", "409"},
+}
+
+
+def test_the_schema_documents_every_proposal_endpoint(db: None) -> None:
+    schema = APIClient().get("/api/schema/?format=json").json()
+    for (path, method), statuses in SCHEMA_OPERATIONS.items():
+        operation = schema["paths"][path][method]
+        assert statuses <= set(operation["responses"]), (path, method)
+    create = schema["paths"]["/api/sets/{code}/proposals/"]["post"]["requestBody"]["content"]
+    assert {"application/json", "multipart/form-data"} <= set(create)
+    listed = schema["paths"]["/api/proposals/"]["get"]["responses"]["200"]["content"]
+    ref = listed["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+    assert {"object", "total", "has_more", "next_page", "data"} <= set(
+        schema["components"]["schemas"][ref]["properties"]
+    )
