@@ -39,6 +39,7 @@ from contributions.serializers import (
     ProposalListOutput,
     ProposalOutput,
     ProposalSummaryOutput,
+    ProposalUpdateInput,
     RejectInput,
     RequestChangesInput,
 )
@@ -51,6 +52,7 @@ from contributions.services import (
     proposal_create,
     proposal_reject,
     proposal_request_changes,
+    proposal_update,
     proposal_withdraw,
 )
 from validator.engine import nearest_word, whole_number
@@ -218,6 +220,8 @@ class ProposalList(ProposalView):
 
 
 class ProposalDetail(ProposalView):
+    parser_classes = [BoundedJSONParser, MultiPartParser]
+
     @extend_schema(responses={200: ProposalDetailOutput, **ERRORS})
     def get(self, request: Request, proposal_id: int) -> Response:
         """One proposal with its evidence, the address of its photo and its review: the
@@ -229,6 +233,31 @@ class ProposalDetail(ProposalView):
         review = selectors.proposal_review(proposal=proposal)
         context = {"request": request, "review": review}
         return Response(dict(ProposalDetailOutput(proposal, context=context).data))
+
+    @extend_schema(
+        request={
+            "application/json": ProposalUpdateInput,
+            "multipart/form-data": ProposalUpdateInput,
+        },
+        responses={200: ProposalOutput, **DECISION_ERRORS},
+    )
+    def patch(self, request: Request, proposal_id: int) -> Response:
+        """The proposer's new version of a pending proposal (after changes were asked for,
+        or rebased on the card's newest revision with `base_revision`): its whole document
+        and evidence, and in multipart a new photo. It waits for review again. 400 as for
+        proposing; 409 `closed` once decided; 403 for a curator, 404 for anyone else."""
+        data = api_input(ProposalUpdateInput, request)
+        proposal = _proposal(request, proposal_id)
+        with proposal_errors():
+            proposal = proposal_update(
+                proposal=proposal,
+                actor=request.user,
+                document=data["effects"],
+                evidence=data["evidence"],
+                base_revision=data["base_revision"],
+                photo=data["photo"],
+            )
+        return Response(_output(request, proposal))
 
 
 class ProposalAccept(ProposalView):

@@ -63,8 +63,8 @@ class ProposalCreateInput(StrictInput):
         help_text="the card's revision the change was made against (default: its current "
         "one); null for a new card",
     )
+    # Its length is the service's to check (it counts after trimming, and says how long).
     evidence = serializers.CharField(
-        max_length=MAX_EVIDENCE_CHARS * 2,
         allow_blank=True,
         help_text="where the facts come from, in your own words (your copy of the card, a "
         f"rulebook page…); at most {MAX_EVIDENCE_CHARS} characters",
@@ -75,6 +75,38 @@ class ProposalCreateInput(StrictInput):
         default=None,
         help_text="multipart only: a photo of the physical card (JPEG, PNG or WebP, as card "
         "art); kept without its metadata and shown only to you and the set's curators",
+    )
+
+
+class ProposalUpdateInput(StrictInput):
+    """The proposer's new version: a whole document and evidence, also in PATCH."""
+
+    # drf-spectacular documents every PATCH body as partial; this one never is.
+    @property
+    def partial(self) -> bool:
+        return False
+
+    @partial.setter
+    def partial(self, value: bool) -> None:
+        pass
+
+    effects = DocumentField(
+        help_text="the proposed card's new full document (a JSON string in multipart)"
+    )
+    evidence = serializers.CharField(allow_blank=True, help_text="where the facts come from")
+    base_revision = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ROW_ID,
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="rebase a change on this revision of the card (default: the proposal's own)",
+    )
+    photo = serializers.FileField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="multipart only: a new photo, replacing the old one (left out: kept)",
     )
 
 
@@ -92,15 +124,14 @@ class AcceptInput(StrictInput):
 
 class RejectInput(StrictInput):
     reason = serializers.CharField(
-        max_length=MAX_NOTE_CHARS * 2, allow_blank=True, help_text="why, for the proposer"
+        allow_blank=True, help_text=f"why, for the proposer (at most {MAX_NOTE_CHARS} characters)"
     )
 
 
 class RequestChangesInput(StrictInput):
     message = serializers.CharField(
-        max_length=MAX_NOTE_CHARS * 2,
         allow_blank=True,
-        help_text="what to change, for the proposer",
+        help_text=f"what to change, for the proposer (at most {MAX_NOTE_CHARS} characters)",
     )
 
 

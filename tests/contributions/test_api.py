@@ -619,3 +619,63 @@ def test_the_schema_documents_every_proposal_endpoint(db: None) -> None:
     assert {"object", "total", "has_more", "next_page", "data"} <= set(
         schema["components"]["schemas"][ref]["properties"]
     )
+
+
+# --------------------------------------------------------------------------------------------
+# The proposer's new version
+# --------------------------------------------------------------------------------------------
+
+
+def test_the_proposer_answers_changes_asked_for(
+    change_proposal: Proposal, curator: User, proposer: User
+) -> None:
+    url = f"/api/proposals/{change_proposal.pk}"
+    client_for(curator).post(
+        f"{url}/request-changes/", {"message": "Which printing?"}, format="json"
+    )
+    document = {**change_proposal.document, "treasures": 1}
+    response = client_for(proposer).patch(
+        f"{url}/", {"effects": document, "evidence": "First printing, 2003."}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["status"] == "open" and body["effects"]["treasures"] == 1
+    assert body["evidence"] == "First printing, 2003."
+    # A document that does not parse changes nothing.
+    bad = {**document, "kind": "monstr"}
+    errors = assert_error(
+        client_for(proposer).patch(f"{url}/", {"effects": bad, "evidence": "x"}, format="json"),
+        400,
+    )["errors"]
+    assert any(e["path"] == "effects.kind" for e in errors)
+    too_long = "x" * (services.MAX_EVIDENCE_CHARS + 1)
+    errors = assert_error(
+        client_for(proposer).patch(
+            f"{url}/", {"effects": document, "evidence": too_long}, format="json"
+        ),
+        400,
+    )["errors"]
+    assert errors[0]["path"] == "evidence"
+    change_proposal.refresh_from_db()
+    assert change_proposal.document["treasures"] == 1
+
+
+def test_a_stale_proposal_rebased_by_its_proposer_is_accepted_as_is(
+    change_proposal: Proposal, curator: User, proposer: User, staff: User, generic_guy: Card
+) -> None:
+    base = change_proposal.base_revision
+    assert base is not None
+    edited = _edit(generic_guy, staff, level=15)
+    url = f"/api/proposals/{change_proposal.pk}"
+    document = {**edited.document, "treasures": 2}
+    response = client_for(proposer).patch(
+        f"{url}/",
+        {"effects": document, "evidence": EVIDENCE, "base_revision": edited.revision},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["stale"] is False and response.json()["base_revision"] == base + 1
+    accepted = client_for(curator).post(f"{url}/accept/")
+    assert accepted.status_code == 200, accepted.content
+    generic_guy.refresh_from_db()
+    assert (generic_guy.document["level"], generic_guy.document["treasures"]) == (15, 2)

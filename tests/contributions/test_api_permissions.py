@@ -78,6 +78,21 @@ ENDPOINTS = [
         DECIDE,
     ),
     Endpoint(
+        "update",
+        "patch",
+        "/api/proposals/{id}/",
+        {"effects": None, "evidence": "My copy, looked at again."},  # effects: see the test
+        "open",
+        {
+            "anonymous": 401,
+            "proposer": 200,
+            "other": 404,
+            "curator": 403,
+            "other_curator": 404,
+            "staff": 403,
+        },
+    ),
+    Endpoint(
         "withdraw",
         "post",
         "/api/proposals/{id}/withdraw/",
@@ -154,25 +169,32 @@ def test_proposal_endpoints(
     client = client_as(role)
     url = endpoint.path.format(id=proposal.pk)
     call = getattr(client, endpoint.method)
-    response = call(url, endpoint.body, format="json") if endpoint.method == "post" else call(url)
+    body = dict(endpoint.body)
+    if "effects" in body:  # the proposer's new version: Treasures 3 instead of 2
+        body["effects"] = {**proposal.document, "treasures": 3}
+    response = call(url, body, format="json") if endpoint.method != "get" else call(url)
     expected = endpoint.expect[role]
     assert response.status_code == expected, (endpoint.name, role, response.content)
-    body = response.json()
+    answer = response.json()
     proposal.refresh_from_db()
     if expected >= 400:
-        assert body["object"] == "error" and body["status"] == expected
+        assert answer["object"] == "error" and answer["status"] == expected
         assert "evidence" not in response.content.decode()
         assert proposal.status == ProposalStatus.OPEN  # nothing was written
         assert proposal.reviewed_by is None
+        assert proposal.document["treasures"] == 2 and proposal.evidence == "My copy of the card."
         return
     if endpoint.done is not None:
-        assert proposal.status == endpoint.done and body["status"] == endpoint.done
+        assert proposal.status == endpoint.done and answer["status"] == endpoint.done
     else:
         assert proposal.status == ProposalStatus.OPEN
     if endpoint.name == "list":
-        assert [item["id"] for item in body["data"]] == ([proposal.pk] if LISTS_IT[role] else [])
+        assert [item["id"] for item in answer["data"]] == ([proposal.pk] if LISTS_IT[role] else [])
     elif endpoint.name == "detail":
-        assert body["evidence"] == "My copy of the card."
+        assert answer["evidence"] == "My copy of the card."
+    elif endpoint.name == "update":
+        assert proposal.document["treasures"] == 3 and answer["effects"]["treasures"] == 3
+        assert proposal.evidence == "My copy, looked at again."
 
 
 @pytest.mark.parametrize("role", ROLES)
