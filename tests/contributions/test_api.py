@@ -600,6 +600,7 @@ SCHEMA_OPERATIONS = {
     ("/api/sets/{code}/proposals/", "post"): {"201", "400", "401", "404", "429"},
     ("/api/proposals/", "get"): {"200", "400", "401"},
     ("/api/proposals/{proposal_id}/", "get"): {"200", "401", "404"},
+    ("/api/proposals/{proposal_id}/", "patch"): {"200", "400", "403", "404", "409"},
     ("/api/proposals/{proposal_id}/accept/", "post"): {"200", "400", "403", "404", "409"},
     ("/api/proposals/{proposal_id}/reject/", "post"): {"200", "400", "403", "404", "409"},
     ("/api/proposals/{proposal_id}/request-changes/", "post"): {"200", "403", "404", "409"},

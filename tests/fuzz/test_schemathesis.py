@@ -62,6 +62,7 @@ AUTH_ONLY = {
     ("POST", "/api/sets/{code}/proposals/"),
     ("GET", "/api/proposals/"),
     ("GET", "/api/proposals/{proposal_id}/"),
+    ("PATCH", "/api/proposals/{proposal_id}/"),
     ("POST", "/api/proposals/{proposal_id}/accept/"),
     ("POST", "/api/proposals/{proposal_id}/reject/"),
     ("POST", "/api/proposals/{proposal_id}/request-changes/"),
