@@ -86,6 +86,9 @@ def _pages(
         "set-checklist": Visit("/sets/munchkin-core/?view=checklist"),
         "set-bad-order": Visit("/sets/munchkin-core/?order=sideways", status=400),
         "set-bad-page": Visit("/sets/munchkin-core/?page=abc", status=400),
+        # Issue 18: an official set's gaps, and a card of uncertain name with its sources.
+        "set-help": Visit("/sets/munchkin-super/help/", screenshot="set-help"),
+        "card-provisional-name": Visit("/sets/munchkin-super/wimpy-thugs/"),
         "card-monster": Visit(MONSTER, screenshot="monster"),
         "card-item": Visit(ITEM, screenshot="item"),
         "card-history": Visit(MONSTER + "history/"),
