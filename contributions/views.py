@@ -26,13 +26,21 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.limits import TooManyRequests, identities, rate_limit
-from authoring.editor import STAT_FIELDS, EditorError, locate, preview, split_document, typed_card
+from authoring.editor import (
+    STAT_FIELDS,
+    EditorError,
+    Merged,
+    locate,
+    merge_document,
+    preview,
+    split_document,
+)
 from catalog.models import MAX_ROW_ID, Card, CardSet
 from contributions import selectors, services
 from contributions.forms import ProposalForm, QueueFilterForm, ReviewNoteForm
 from contributions.merging import ABSENT, FieldRow
 from contributions.models import Proposal, ProposalStatus
-from validator.engine import CardDocumentError, whole_number
+from validator.engine import CardBase, CardDocumentError, parse_card, whole_number
 
 NEW_CARD_YAML = "encoding:\n  status: full\n"
 # Live previews a minute per user and per address: one per pause in typing, as the editor.
@@ -62,9 +70,49 @@ def _proposal(request: HttpRequest, pk: int) -> Proposal:
     return proposal
 
 
+def _unknown_stats(document: dict[str, Any]) -> set[str]:
+    """The stats of the card's kind that the document has as null (not known yet)."""
+    kind = document.get("kind")
+    return {
+        stat.name
+        for stat in STAT_FIELDS
+        if stat.type != "bool"
+        and kind in stat.kinds
+        and stat.name in document
+        and document[stat.name] is None
+    }
+
+
 def _initial(document: dict[str, Any]) -> dict[str, Any]:
-    values, text = split_document(document)
+    # Unlike the editor, a stat not known yet is a blank field, not `null` in the YAML: a
+    # player completing the card fills the field (the editor would refuse it set twice).
+    unknown = _unknown_stats(document)
+    values, text = split_document({k: v for k, v in document.items() if k not in unknown})
     return {**values, "deck": values.get("deck") or "", "document_yaml": text}
+
+
+def _typed(form: ProposalForm, base: dict[str, Any] | None) -> tuple[CardBase | None, Merged]:
+    """The proposed card from the form (as the editor's typed_card). A stat of the kind left
+    blank stays unknown (null) when the card had it, so an untouched field changes nothing."""
+    values = form.values()
+    merged = merge_document(values, form.cleaned_data["document_yaml"])
+    if merged.document is None:
+        return None, merged
+    if base is not None:
+        kind = values.get("kind")
+        for stat in STAT_FIELDS:
+            if (
+                stat.type != "bool"
+                and kind in stat.kinds
+                and stat.name in base
+                and stat.name not in merged.document
+            ):
+                merged.document[stat.name] = None
+    try:
+        return parse_card(merged.document), merged
+    except CardDocumentError as exc:
+        merged.errors = [locate(e, values, merged.lines) for e in exc.errors]
+        return None, merged
 
 
 def _form_context(
@@ -111,7 +159,8 @@ def _save(
     errors: list[EditorError] = []
     if form.is_valid():
         values = form.values()
-        typed, merged = typed_card(values, form.cleaned_data["document_yaml"])
+        base = proposal.base_document if proposal is not None else None
+        typed, merged = _typed(form, card.document if card is not None and base is None else base)
         errors = merged.errors
         if typed is not None and merged.document is not None:
             try:

@@ -87,6 +87,27 @@ def test_the_change_form_opens_on_the_cards_document(proposer: User, generic_guy
     assert "your own words" in page.content.decode()
 
 
+def test_unknown_stats_are_blank_fields_that_stay_unknown(
+    proposer: User, generic_guy: Card
+) -> None:
+    """The fixture has Generic Guy's Treasures as null: the form shows a blank Treasures field
+    (not `treasures: null` in the YAML), and sending it back untouched changes nothing."""
+    client = signed_in(proposer)
+    form = client.get(change_url(generic_guy)).context["form"]
+    assert "treasures" not in form.initial["document_yaml"]
+    assert form.initial.get("treasures") is None
+    data = {k: ("" if v is None else v) for k, v in form.initial.items()}
+    data["evidence"] = EVIDENCE
+    response = client.post(change_url(generic_guy), data)
+    assert response.status_code == 400
+    assert "changes nothing" in response.content.decode()
+    data["treasures"] = 3
+    assert client.post(change_url(generic_guy), data).status_code == 302
+    proposal = Proposal.objects.get()
+    assert proposal.document["treasures"] == 3
+    assert proposal.document["levels_gained"] is None  # still there, still unknown
+
+
 def test_proposing_generic_guys_treasures_with_a_photo(
     proposer: User, generic_guy: Card, gps_photo: SimpleUploadedFile
 ) -> None:
