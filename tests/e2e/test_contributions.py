@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from catalog.models import Card, CardSet
@@ -75,7 +75,7 @@ def test_a_proposal_with_a_photo_is_accepted_by_a_curator(
     alice.get_by_label("Treasures:", exact=True).fill("4")
     alice.get_by_label("Evidence").fill("My own copy: the bottom corner says four.")
     alice.get_by_label("Photo of the physical card").set_input_files(
-        files=[{"name": "guy.jpg", "mimeType": "image/jpeg", "buffer": jpeg_with_gps()}]
+        files=FilePayload(name="guy.jpg", mimeType="image/jpeg", buffer=jpeg_with_gps())
     )
     expect(alice.get_by_test_id("preview-state")).to_have_text("The card parses.")
     alice.get_by_role("button", name="Send the proposal").click()
