@@ -304,8 +304,11 @@ class ProposalDetailOutput(ProposalOutput):
             return None
         return _absolute(self.context, "contributions:proposal_photo", obj.pk)
 
-    def get_face(self, obj: Proposal) -> str:
-        """The proposed document's face, drawn as the card page draws a card's."""
+    def get_face(self, obj: Proposal) -> str | None:
+        """The proposed document's face, drawn as the card page draws a card's (null when the
+        engine can no longer read the document)."""
+        if self.context["review"].face_png is None:
+            return None
         return _absolute(self.context, "contributions:proposal_face", obj.pk)
 
     def get_review(self, obj: Proposal) -> dict[str, Any]:

@@ -356,6 +356,8 @@ def test_the_detail_holds_the_review(change_proposal: Proposal, curator: User) -
     body = client_for(curator).get(f"/api/proposals/{change_proposal.pk}/").json()
     assert body["evidence"] == EVIDENCE and body["photo"] is None
     assert body["face"].endswith(f"/proposals/{change_proposal.pk}/face.png")
+    face = client_for(curator).get(body["face"])
+    assert face.status_code == 200 and face.content.startswith(b"\x89PNG")
     review = body["review"]
     assert review["changed_fields"] == ["treasures"]
     assert review["stale"] is False and review["three_way"] is None
