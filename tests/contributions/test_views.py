@@ -449,3 +449,62 @@ def test_the_set_page_links_to_propose_a_missing_card(
     url = reverse("catalog:set_detail", args=[super_catalog.code])
     assert "Propose a missing card" in signed_in(proposer).get(url).content.decode()
     assert "Sign in to propose a missing card" in Client().get(url).content.decode()
+
+
+def test_a_conflict_is_refused_with_the_fields_named(
+    proposer: User, curator: User, staff: User, generic_guy: Card
+) -> None:
+    proposal = proposal_of(proposer, generic_guy, treasures=2)
+    base = generic_guy.revision
+    card_update(
+        card=generic_guy,
+        actor=staff,
+        document={**generic_guy.document, "treasures": 3},
+        base_revision=base,
+    )
+    accept = reverse("contributions:proposal_accept", args=[proposal.pk])
+    response = signed_in(curator).post(accept, {"reviewed_revision": base + 1})
+    assert response.status_code == 409
+    assert [row["key"] for row in response.context["conflicts"]] == ["treasures"]
+    assert "Conflict: both changed it" in response.content.decode()
+    generic_guy.refresh_from_db()
+    assert generic_guy.revision == base + 1 and generic_guy.document["treasures"] == 3
+
+
+def test_the_proposal_page_flags_a_duplicate_new_card(
+    proposer: User, other: User, curator: User, super_catalog: CardSet
+) -> None:
+    document = {
+        "name": "Twice Proposed",
+        "kind": "monster",
+        "deck": "door",
+        "level": 5,
+        "treasures": 2,
+        "notes": "A Level 5 foe worth two Treasures.",
+        "encoding": {"status": "text_only", "reason": "numbers only"},
+    }
+    first = proposal_create(
+        proposer=proposer, card_set=super_catalog, document=document, evidence=EVIDENCE
+    )
+    second = proposal_create(
+        proposer=other, card_set=super_catalog, document=document, evidence=EVIDENCE
+    )
+    page = signed_in(curator).get(reverse("contributions:proposal_detail", args=[second.pk]))
+    assert "Also proposed in" in page.content.decode()
+    assert [p.pk for p in page.context["review"].duplicates] == [first.pk]
+    assert "by alice" in page.content.decode()
+
+
+def test_too_many_proposals_is_a_429_and_stores_nothing(
+    proposer: User, generic_guy: Card, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("contributions.services.PROPOSALS_PER_HOUR", 1)
+    client = signed_in(proposer)
+    first = form_data({**generic_guy.document, "treasures": 2})
+    assert client.post(change_url(generic_guy), first).status_code == 302
+    second = form_data({**generic_guy.document, "treasures": 3})
+    response = client.post(change_url(generic_guy), second)
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) > 0
+    assert "Too many proposals" in response.content.decode()
+    assert Proposal.objects.count() == 1
