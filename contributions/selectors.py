@@ -6,6 +6,7 @@ of the set's curator group): for anyone else every read returns None, and the pa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -17,7 +18,7 @@ from contributions.merging import ThreeWay, changed_keys, three_way
 from contributions.models import PENDING_STATUSES, Proposal, ProposalStatus
 from prints.faces import render_face
 from validator.checks import check_card
-from validator.engine import CardDocumentError, parse_card, render_lines
+from validator.engine import CardBase, CardDocumentError, parse_card, render_lines
 
 STATUSES: tuple[str, ...] = tuple(ProposalStatus.values)
 
@@ -142,9 +143,17 @@ class ProposalReview:
     status: str
     messages: list[str]
     text: list[str]
-    face_png: bytes | None
+    # The proposed card as the engine reads it (None: stored by an older language version).
+    typed: CardBase | None
     duplicates: list[Proposal] = field(default_factory=list)
     existing: Card | None = None
+
+    @cached_property
+    def face_png(self) -> bytes | None:
+        """The proposed card's face, drawn only when asked for (the API sends an address)."""
+        if self.typed is None:
+            return None
+        return render_face(self.typed, self.proposal.card_set.code).png
 
 
 def proposal_review(*, proposal: Proposal) -> ProposalReview:
@@ -158,7 +167,8 @@ def proposal_review(*, proposal: Proposal) -> ProposalReview:
         if stale and base is not None and current is not None
         else None
     )
-    status, messages, text, face = "", [], [], None
+    status, messages, text = "", [], []
+    typed: CardBase | None = None
     try:
         typed = parse_card(proposal.document)
     except CardDocumentError as exc:  # a document stored by an older language version
@@ -167,18 +177,19 @@ def proposal_review(*, proposal: Proposal) -> ProposalReview:
         report = check_card(typed, proposal.card_set.code)
         status, messages = report.status, list(report.messages)
         text = render_lines(typed)
-        face = render_face(typed, proposal.card_set.code).png
     return ProposalReview(
         proposal=proposal,
         current=current,
-        diff=document_diff(current, proposal.document),
+        # What the proposal changes: against the revision it was made from (the card as it
+        # is now, unless the card has moved on; the three-way table then shows both).
+        diff=document_diff(base, proposal.document),
         changed_fields=changed_keys(base, proposal.document),
         stale=stale,
         three_way=merge,
         status=status,
         messages=messages,
         text=text,
-        face_png=face,
+        typed=typed,
         duplicates=duplicates(proposal=proposal),
         existing=existing_card(proposal=proposal),
     )

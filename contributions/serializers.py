@@ -307,7 +307,7 @@ class ProposalDetailOutput(ProposalOutput):
     def get_face(self, obj: Proposal) -> str | None:
         """The proposed document's face, drawn as the card page draws a card's (null when the
         engine can no longer read the document)."""
-        if self.context["review"].face_png is None:
+        if self.context["review"].typed is None:
             return None
         return _absolute(self.context, "contributions:proposal_face", obj.pk)
 

@@ -76,10 +76,14 @@ def _user(actor: Actor) -> User:
     return actor
 
 
-def _curator(actor: Actor, card_set: CardSet) -> User:
+def _reviewer(actor: Actor, proposal: Proposal) -> User:
+    """A curator of the proposal's set other than its proposer: nothing is accepted without
+    a second pair of eyes, so a curator's own proposals go to another curator (or staff)."""
     user = _user(actor)
-    if not is_curator(viewer=user, card_set=card_set):
-        raise PermissionDenied(f"you do not review proposals for {card_set.name}")
+    if not is_curator(viewer=user, card_set=proposal.card_set):
+        raise PermissionDenied(f"you do not review proposals for {proposal.card_set.name}")
+    if proposal.proposer_id == user.pk:
+        raise PermissionDenied("another curator reviews your own proposal")
     return user
 
 
@@ -287,7 +291,7 @@ def _decide(proposal: Proposal, curator: User, status: ProposalStatus, note: str
 
 def proposal_reject(*, proposal: Proposal, curator: Actor, reason: str) -> Proposal:
     """Turn a pending proposal down, saying why (the proposer sees the reason)."""
-    user = _curator(curator, proposal.card_set)
+    user = _reviewer(curator, proposal)
     text = _note(reason, "reason")
     with transaction.atomic():
         return _decide(_pending_of(proposal), user, ProposalStatus.REJECTED, text)
@@ -295,7 +299,7 @@ def proposal_reject(*, proposal: Proposal, curator: Actor, reason: str) -> Propo
 
 def proposal_request_changes(*, proposal: Proposal, curator: Actor, message: str) -> Proposal:
     """Ask the proposer to change a pending proposal; it waits for their new version."""
-    user = _curator(curator, proposal.card_set)
+    user = _reviewer(curator, proposal)
     text = _note(message, "message")
     with transaction.atomic():
         fresh = _pending_of(proposal)
@@ -315,7 +319,7 @@ def proposal_accept(
     reviewed the three-way difference against it), and then only what the proposal changed
     is applied to the current document; a field both changed differently is a
     ProposalConflict and nothing is written. A newer revision is never overwritten."""
-    user = _curator(curator, proposal.card_set)
+    user = _reviewer(curator, proposal)
     with transaction.atomic():
         fresh = _pending_of(proposal)
         if fresh.status != ProposalStatus.OPEN:

@@ -31,8 +31,14 @@ from validator.services import cards_validate
 MAX_CARDS_PER_SET = 2000
 
 
+# Pages under a set's address (/sets/<code>/help/, /sets/<code>/propose/) that a card's
+# address (/sets/<code>/<slug>/) must never hide.
+RESERVED_CARD_SLUGS = frozenset({"help", "propose"})
+
+
 def card_slug(name: str) -> str:
-    return slugify(name.replace(",", "")) or "card"
+    slug = slugify(name.replace(",", "")) or "card"
+    return f"{slug}-card" if slug in RESERVED_CARD_SLUGS else slug
 
 
 def card_columns(card: CardBase) -> dict[str, Any]:

@@ -18,8 +18,10 @@ from django.urls import path, reverse
 from pytest_django import DjangoAssertNumQueries
 
 import cardsite.urls
-from catalog.models import Card
+from catalog.models import Card, CardSet
+from catalog.services import card_write
 from tests.conftest import FIXTURE_SETS
+from validator.engine import parse_card
 
 pytestmark = pytest.mark.django_db
 
@@ -270,3 +272,16 @@ def test_favicon_ico_leads_to_the_icon(client: Client) -> None:
     assert response.status_code == 302
     assert response["Location"] == "/static/catalog/favicon.png"
     assert finders.find("catalog/favicon.png")
+
+
+@pytest.mark.parametrize(("name", "page"), [("Help", "help"), ("Propose", "propose")])
+def test_a_card_named_like_a_set_page_never_hides_it(name: str, page: str) -> None:
+    """/sets/<code>/help/ and /propose/ are pages of the set; a card of that name gets
+    another address so both stay reachable."""
+    card_set = CardSet.objects.create(code="munchkin-test", name="Test", official=True)
+    document = {"name": name, "deck": "door", "kind": "curse", "encoding": {"status": "full"}}
+    card = card_write(card_set=card_set, typed=parse_card(document), actor=None, source="test")
+    assert card.slug == f"{page}-card"
+    client = Client()
+    assert client.get(f"/sets/munchkin-test/{page}-card/").status_code == 200
+    assert client.get(f"/sets/munchkin-test/{page}/").status_code in (200, 302)

@@ -172,7 +172,7 @@ def test_the_help_groups_hold_each_card_once_per_gap(tiny_box: CardSet) -> None:
 # effect language's reference, docs/effect-language.md): what the engine's unknown_stats is
 # checked against here.
 STAT_KEYS: dict[str, dict[str, Any]] = {
-    "monster": {"level": None, "treasures": None, "levels_gained": 1},
+    "monster": {"level": None, "treasures": None},  # its printed numbers
     "monster_enhancer": {"strength": None, "treasures": None},
     "item": {"bonus": 0, "slot": None, "gold": None},
     "ship": {"bonus": 0, "slot": None, "gold": None},
@@ -245,7 +245,7 @@ def _generic_guy_missing() -> list[str]:
     """Generic Guy's stats its set file writes as null (a Level 14 monster otherwise)."""
     data = yaml.safe_load((FIXTURE_SETS / "munchkin-super.yaml").read_text(encoding="utf-8"))
     raw = next(c for c in data["cards"] if c["name"] == "Generic Guy")
-    labels = {"level": "Level", "treasures": "Treasures", "levels_gained": "Levels gained"}
+    labels = {"level": "Level", "treasures": "Treasures"}  # a monster's printed numbers
     return [label for key, label in labels.items() if key in raw and raw[key] is None]
 
 

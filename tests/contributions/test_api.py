@@ -542,9 +542,9 @@ def test_done_when_generic_guys_treasures(
     tmp_path: Any,
 ) -> None:
     before = _completeness(APIClient())
-    # The fixture knows Generic Guy's Level alone; a monster's stats are all known once its
-    # Treasures and Levels gained are (unknown_stats), so the proposal gives both.
-    document = {**with_treasures(generic_guy, 2), "levels_gained": 1}
+    # The fixture knows Generic Guy's Level alone; its Treasures are the one stat missing
+    # (the issue: "Generic Guy: Treasures unknown"), so proposing them completes its stats.
+    document = with_treasures(generic_guy, 2)
     photo = SimpleUploadedFile("card.jpg", jpeg_with_gps(), content_type="image/jpeg")
     made = client_for(proposer).post(
         "/api/sets/munchkin-super/proposals/",

@@ -390,3 +390,18 @@ def test_proposals_per_hour_are_limited(proposer: User, super_catalog: CardSet) 
             evidence=EVIDENCE,
         )
     assert Proposal.objects.count() == PROPOSALS_PER_HOUR
+
+
+def test_a_curator_never_reviews_their_own_proposal(
+    curator: User, staff: User, generic_guy: Card, with_treasures: Change
+) -> None:
+    proposal = _propose(curator, generic_guy, with_treasures(generic_guy, 4))
+    with pytest.raises(PermissionDenied, match="another curator"):
+        proposal_accept(proposal=proposal, curator=curator)
+    with pytest.raises(PermissionDenied, match="another curator"):
+        proposal_reject(proposal=proposal, curator=curator, reason="mine")
+    generic_guy.refresh_from_db()
+    assert generic_guy.treasures is None
+    proposal_accept(proposal=proposal, curator=staff)
+    generic_guy.refresh_from_db()
+    assert generic_guy.treasures == 4

@@ -88,10 +88,9 @@ RANKED_KINDS: Final[frozenset[str]] = frozenset({"power"})
 
 def unknown_stats(card: CardBase) -> list[str]:
     """The labels of the stats the card's kind has that are not known yet (None), in the
-    order a card page reads them: ``["Treasures", "Levels gained"]`` for a monster known by
-    its Level alone.
+    order a card page reads them: ``["Treasures"]`` for a monster known by its Level alone.
 
-    A kind's stats: a monster's Level, Treasures and Levels gained; a monster enhancer's
+    A kind's stats: a monster's Level and Treasures; a monster enhancer's
     Bonus (its strength) and Treasures; an item's or ship's Bonus, Slot and Gold; a
     one-shot's Gold; a follower's Bonus; a Power's Rank. A one-shot's bonus and a follower's
     Gold are not among them: many such cards have none, and an absent value cannot be told
@@ -100,11 +99,9 @@ def unknown_stats(card: CardBase) -> list[str]:
     on a set's completeness (docs/completeness.md)."""
     stats: list[tuple[str, object]]
     if isinstance(card, MonsterCard):
-        stats = [
-            ("Level", card.level),
-            ("Treasures", card.treasures),
-            ("Levels gained", card.levels_gained),
-        ]
+        # A monster's printed numbers. The levels it gives are printed only when not the
+        # rules' usual one, so an unknown `levels_gained` is not a missing stat.
+        stats = [("Level", card.level), ("Treasures", card.treasures)]
     elif isinstance(card, MonsterEnhancerCard):
         stats = [("Bonus", card.strength), ("Treasures", card.treasures)]
     elif isinstance(card, ItemCard):
@@ -294,7 +291,8 @@ def rules_sentences(card: CardBase) -> FaceText:
         bad_stuff += _sentences(card.bad_stuff, TextContext(on_monster=True))
         if not card.bad_stuff and card.encoding.status == "full":
             bad_stuff.append("None.")
-        provisional = bool(unknown_stats(card))
+        # The face marks a monster whose levels are unknown too (it prints no "?" for them).
+        provisional = bool(unknown_stats(card)) or card.levels_gained is None
     elif isinstance(card, MonsterEnhancerCard):
         lines.append(_enhancer_face_text(card))
         lines += _sentences(card.effects, TextContext())
@@ -304,9 +302,7 @@ def rules_sentences(card: CardBase) -> FaceText:
             lines.append(_one_shot_face_text(card))
         restrictions += _restrictions(card)
         lines += _sentences(card.effects, TextContext())
-        # A one-shot without a bonus has always been marked on its face too, though the
-        # bonus is not one of its stats (unknown_stats): kept so that no face changes.
-        provisional = bool(unknown_stats(card)) or card.bonus is None
+        provisional = bool(unknown_stats(card))
     elif isinstance(card, UnknownKindCard):
         pass
     else:

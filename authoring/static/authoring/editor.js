@@ -148,6 +148,7 @@
     const mine = ++sequence;
     const data = new FormData(form);
     data.delete("art");
+    data.delete("photo"); // the proposal form's photo: never sent again with each preview
     $("preview-state").textContent = "Checking…";
     let body;
     try {
