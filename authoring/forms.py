@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from PIL import Image
 
-from authoring.editor import STAT_FIELDS, StatField
+from authoring.editor import STAT_FIELDS, EditorError, StatField, preview
 from catalog.models import CardSet, Visibility
 from validator.engine import KINDS
 
@@ -169,3 +169,16 @@ class StartFromForm(forms.Form):
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = sets
         field.to_field_name = "code"
+
+
+def form_preview(form: CardForm, *, set_code: str) -> dict[str, Any]:
+    """The live preview of a bound card form, as the editor's script reads it: the form's
+    field errors, or the card's rules text, face and validator report. Stores nothing."""
+    if not form.is_valid():
+        errors = [
+            EditorError(name, str(message), field=name)
+            for name, field_errors in form.errors.items()
+            for message in field_errors
+        ]
+        return {"ok": False, "errors": [e.as_dict() for e in errors]}
+    return preview(form.values(), form.cleaned_data["document_yaml"], set_code=set_code).as_dict()

@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from authoring import selectors
-from authoring.editor import STAT_FIELDS, EditorError, preview, split_document, typed_card
-from authoring.forms import CardForm, SetForm
+from authoring.editor import STAT_FIELDS, EditorError, split_document, typed_card
+from authoring.forms import CardForm, SetForm, form_preview
 from authoring.scenarios import scenarios_run_after_save
 from catalog import selectors as catalog_selectors
 from catalog import services
@@ -289,16 +289,7 @@ def card_preview(request: HttpRequest, code: str) -> JsonResponse:
     """The editor's live preview: errors with their field or line, else the rules text, the
     face and the validator's report. Nothing is stored."""
     card_set = _editable_set(request, code)
-    form = CardForm(request.POST)
-    if not form.is_valid():
-        errors = [
-            EditorError(name, str(message), field=name)
-            for name, field_errors in form.errors.items()
-            for message in field_errors
-        ]
-        return JsonResponse({"ok": False, "errors": [e.as_dict() for e in errors]})
-    result = preview(form.values(), form.cleaned_data["document_yaml"], set_code=card_set.code)
-    return JsonResponse(result.as_dict())
+    return JsonResponse(form_preview(CardForm(request.POST), set_code=card_set.code))
 
 
 def card_history(request: HttpRequest, code: str, slug: str) -> HttpResponse:

@@ -32,9 +32,9 @@ from authoring.editor import (
     Merged,
     locate,
     merge_document,
-    preview,
     split_document,
 )
+from authoring.forms import form_preview
 from catalog.models import MAX_ROW_ID, Card, CardSet
 from contributions import selectors, services
 from contributions.forms import ProposalForm, QueueFilterForm, ReviewNoteForm
@@ -305,15 +305,7 @@ def propose_preview(request: HttpRequest, code: str) -> JsonResponse:
         return refused
     form = ProposalForm(request.POST)
     form.fields["evidence"].required = False  # the preview shows the card, not the evidence
-    if not form.is_valid():
-        errors = [
-            EditorError(name, str(message), field=name)
-            for name, field_errors in form.errors.items()
-            for message in field_errors
-        ]
-        return JsonResponse({"ok": False, "errors": [e.as_dict() for e in errors]})
-    result = preview(form.values(), form.cleaned_data["document_yaml"], set_code=card_set.code)
-    return JsonResponse(result.as_dict())
+    return JsonResponse(form_preview(form, set_code=card_set.code))
 
 
 def _shown(value: Any) -> str:
