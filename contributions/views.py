@@ -349,7 +349,9 @@ def _detail(
     context = {
         "proposal": proposal,
         "review": review,
-        "is_curator": curator,
+        # A curator's own proposal goes to another curator (services refuse it too).
+        "is_curator": curator and proposal.proposer_id != request.user.pk,
+        "own_as_curator": curator and proposal.proposer_id == request.user.pk,
         "is_proposer": proposal.proposer_id == request.user.pk,
         "refusal": refusal,
         "note_form": note_form,

@@ -508,3 +508,24 @@ def test_too_many_proposals_is_a_429_and_stores_nothing(
     assert int(response["Retry-After"]) > 0
     assert "Too many proposals" in response.content.decode()
     assert Proposal.objects.count() == 1
+
+
+def test_a_curator_sees_no_review_buttons_on_their_own_proposal(
+    curator: User, staff: User, generic_guy: Card
+) -> None:
+    proposal = proposal_create(
+        proposer=curator,
+        card_set=generic_guy.card_set,
+        card=generic_guy,
+        document={**generic_guy.document, "treasures": 4},
+        evidence="My own copy.",
+    )
+    url = reverse("contributions:proposal_detail", args=[proposal.pk])
+    accept = reverse("contributions:proposal_accept", args=[proposal.pk])
+    own = signed_in(curator).get(url).content.decode()
+    assert accept not in own
+    assert 'data-testid="own-proposal-note"' in own
+    assert accept in signed_in(staff).get(url).content.decode()
+    assert signed_in(curator).post(accept).status_code == 403
+    proposal.refresh_from_db()
+    assert proposal.status == ProposalStatus.OPEN
