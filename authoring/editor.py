@@ -102,6 +102,10 @@ def kinds_with(name: str) -> tuple[str, ...]:
     return KINDS
 
 
+# A new card's YAML: the one key every card needs beside the form's fields.
+NEW_CARD_YAML = "encoding:\n  status: full\n"
+
+
 def split_document(document: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """(form values, YAML of the rest). Unknown stats (null) stay in the YAML, visibly."""
     kind = document.get("kind")

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from authoring import selectors
-from authoring.editor import STAT_FIELDS, EditorError, split_document, typed_card
+from authoring.editor import NEW_CARD_YAML, STAT_FIELDS, EditorError, split_document, typed_card
 from authoring.forms import CardForm, SetForm, form_preview
 from authoring.scenarios import scenarios_run_after_save
 from catalog import selectors as catalog_selectors
@@ -154,9 +154,6 @@ def _initial(document: dict[str, Any], revision: int | None) -> dict[str, Any]:
     return {**values, "deck": values.get("deck") or "", "document_yaml": text} | (
         {"base_revision": revision} if revision is not None else {}
     )
-
-
-NEW_CARD_YAML = "encoding:\n  status: full\n"
 
 
 @login_required

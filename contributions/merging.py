@@ -78,13 +78,3 @@ def three_way(base: dict[str, Any], current: dict[str, Any], proposed: dict[str,
         if value is not ABSENT:
             merged[row.key] = value
     return ThreeWay(rows, merged)
-
-
-def changed_keys(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
-    """The top-level keys that differ between two documents (all of `after` when there was
-    no document before)."""
-    if before is None:
-        return list(after)
-    return [
-        key for key in _keys(before, after) if before.get(key, ABSENT) != after.get(key, ABSENT)
-    ]

@@ -6,15 +6,15 @@ of the set's curator group): for anyone else every read returns None, and the pa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from authoring.selectors import DiffLine, document_diff
 from catalog.models import Card, CardSet
+from catalog.provenance import changed_fields
 from catalog.selectors import Viewer
-from contributions.merging import ThreeWay, changed_keys, three_way
+from contributions.merging import ThreeWay, three_way
 from contributions.models import PENDING_STATUSES, Proposal, ProposalStatus
 from prints.faces import render_face
 from validator.checks import check_card
@@ -132,7 +132,8 @@ def existing_card(*, proposal: Proposal) -> Card | None:
 class ProposalReview:
     """What the proposal page and the review show: the difference against the card, the
     three-way difference when the card has moved on, the validator's report, the rules
-    text and the face of the proposed document, and the flags a curator should see."""
+    text of the proposed document (its face: proposal_face), and the flags a curator should
+    see."""
 
     proposal: Proposal
     current: dict[str, Any] | None
@@ -148,12 +149,15 @@ class ProposalReview:
     duplicates: list[Proposal] = field(default_factory=list)
     existing: Card | None = None
 
-    @cached_property
-    def face_png(self) -> bytes | None:
-        """The proposed card's face, drawn only when asked for (the API sends an address)."""
-        if self.typed is None:
-            return None
-        return render_face(self.typed, self.proposal.card_set.code).png
+
+def proposal_face(*, proposal: Proposal) -> bytes | None:
+    """The face of the proposed document (PNG), or None when the engine cannot read it.
+    Apart from the review: the page links the face, so it is drawn once, when fetched."""
+    try:
+        typed = parse_card(proposal.document)
+    except CardDocumentError:
+        return None
+    return render_face(typed, proposal.card_set.code).png
 
 
 def proposal_review(*, proposal: Proposal) -> ProposalReview:
@@ -183,7 +187,7 @@ def proposal_review(*, proposal: Proposal) -> ProposalReview:
         # What the proposal changes: against the revision it was made from (the card as it
         # is now, unless the card has moved on; the three-way table then shows both).
         diff=document_diff(base, proposal.document),
-        changed_fields=changed_keys(base, proposal.document),
+        changed_fields=changed_fields(base, proposal.document),
         stale=stale,
         three_way=merge,
         status=status,

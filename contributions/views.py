@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.limits import TooManyRequests, identities, rate_limit
 from authoring.editor import (
+    NEW_CARD_YAML,
     STAT_FIELDS,
     EditorError,
     Merged,
@@ -42,7 +43,6 @@ from contributions.merging import ABSENT, FieldRow
 from contributions.models import Proposal, ProposalStatus
 from validator.engine import CardBase, CardDocumentError, parse_card, whole_number
 
-NEW_CARD_YAML = "encoding:\n  status: full\n"
 # Live previews a minute per user and per address: one per pause in typing, as the editor.
 PREVIEW_PER_MINUTE = 60
 
@@ -70,23 +70,19 @@ def _proposal(request: HttpRequest, pk: int) -> Proposal:
     return proposal
 
 
-def _unknown_stats(document: dict[str, Any]) -> set[str]:
-    """The stats of the card's kind that the document has as null (not known yet)."""
-    kind = document.get("kind")
+def _kind_stats(kind: object, document: dict[str, Any]) -> set[str]:
+    """The stats (form fields) of `kind` that the document has a key for."""
     return {
         stat.name
         for stat in STAT_FIELDS
-        if stat.type != "bool"
-        and kind in stat.kinds
-        and stat.name in document
-        and document[stat.name] is None
+        if stat.type != "bool" and kind in stat.kinds and stat.name in document
     }
 
 
 def _initial(document: dict[str, Any]) -> dict[str, Any]:
     # Unlike the editor, a stat not known yet is a blank field, not `null` in the YAML: a
     # player completing the card fills the field (the editor would refuse it set twice).
-    unknown = _unknown_stats(document)
+    unknown = {n for n in _kind_stats(document.get("kind"), document) if document[n] is None}
     values, text = split_document({k: v for k, v in document.items() if k not in unknown})
     return {**values, "deck": values.get("deck") or "", "document_yaml": text}
 
@@ -99,15 +95,8 @@ def _typed(form: ProposalForm, base: dict[str, Any] | None) -> tuple[CardBase | 
     if merged.document is None:
         return None, merged
     if base is not None:
-        kind = values.get("kind")
-        for stat in STAT_FIELDS:
-            if (
-                stat.type != "bool"
-                and kind in stat.kinds
-                and stat.name in base
-                and stat.name not in merged.document
-            ):
-                merged.document[stat.name] = None
+        for name in _kind_stats(values.get("kind"), base) - merged.document.keys():
+            merged.document[name] = None
     try:
         return parse_card(merged.document), merged
     except CardDocumentError as exc:
@@ -478,11 +467,10 @@ def proposal_photo(request: HttpRequest, pk: int) -> FileResponse:
 @login_required
 def proposal_face(request: HttpRequest, pk: int) -> HttpResponse:
     """The face of the proposed document, drawn as the card page draws faces."""
-    proposal = _proposal(request, pk)
-    review = selectors.proposal_review(proposal=proposal)
-    if review.face_png is None:
+    face = selectors.proposal_face(proposal=_proposal(request, pk))
+    if face is None:
         raise Http404("The proposed document cannot be drawn")
-    response = HttpResponse(review.face_png, content_type="image/png")
+    response = HttpResponse(face, content_type="image/png")
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -1,6 +1,7 @@
 """The three-way merge of a stale proposal, on plain documents (no database)."""
 
-from contributions.merging import ABSENT, changed_keys, three_way
+from catalog.provenance import changed_fields
+from contributions.merging import ABSENT, three_way
 
 BASE = {"name": "Generic Guy", "kind": "monster", "level": 14, "treasures": None}
 
@@ -50,6 +51,6 @@ def test_a_key_the_proposal_removes_is_removed_and_one_it_adds_is_added() -> Non
     assert removed.proposed is ABSENT
 
 
-def test_changed_keys_lists_what_differs() -> None:
-    assert changed_keys(BASE, {**BASE, "treasures": 4}) == ["treasures"]
-    assert changed_keys(None, {"name": "X"}) == ["name"]
+def test_a_proposals_changed_fields_are_what_differs() -> None:
+    assert changed_fields(BASE, {**BASE, "treasures": 4}) == ["treasures"]
+    assert changed_fields(None, {"name": "X"}) == ["name"]

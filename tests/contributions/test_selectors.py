@@ -12,6 +12,7 @@ from contributions.models import Proposal
 from contributions.selectors import (
     curated_sets,
     is_curator,
+    proposal_face,
     proposal_get,
     proposal_list,
     proposal_review,
@@ -103,7 +104,8 @@ def test_a_review_shows_the_change_the_face_and_the_report(proposal: Proposal) -
     assert any(line.kind == "add" and "treasures: 4" in line.text for line in review.diff)
     assert any(line.kind == "del" and "treasures: null" in line.text for line in review.diff)
     assert not review.stale and review.three_way is None
-    assert review.face_png is not None and review.face_png.startswith(b"\x89PNG")
+    face = proposal_face(proposal=proposal)
+    assert face is not None and face.startswith(b"\x89PNG")
     # Generic Guy is text-only in the fixture: the validator warns that it is not encoded.
     assert review.status == "warn"
     assert any("not encoded" in message for message in review.messages)
