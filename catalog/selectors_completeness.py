@@ -255,14 +255,9 @@ def set_completeness(*, card_set: CardSet) -> Completeness:
     return _completeness(card_set, cards, contributed)
 
 
-def set_gaps(*, card_set: CardSet) -> list[CardGap]:
-    """What is missing of each card of the set that misses something, in the set's order."""
-    cards, _ = _set_rows(card_set)
-    return [gap for gap in map(_gap, cards) if gap.missing]
-
-
 def set_help(*, card_set: CardSet) -> SetHelp:
-    """The "Help complete this set" page: the figures and the gaps from one read."""
+    """The "Help complete this set" page: the figures, and what is missing of each card that
+    misses something (in the set's order), from one read."""
     cards, contributed = _set_rows(card_set)
     gaps = [gap for gap in map(_gap, cards) if gap.missing]
     return SetHelp(_completeness(card_set, cards, contributed), gaps)
