@@ -405,3 +405,28 @@ def test_a_curator_never_reviews_their_own_proposal(
     proposal_accept(proposal=proposal, curator=staff)
     generic_guy.refresh_from_db()
     assert generic_guy.treasures == 4
+
+
+def test_a_photo_over_the_byte_limit_is_refused_before_it_is_opened(
+    proposer: User, generic_guy: Card, with_treasures: Change, settings: Any
+) -> None:
+    settings.ART_MAX_BYTES = 1024
+    upload = SimpleUploadedFile("big.jpg", b"\xff\xd8" + b"0" * 4096, content_type="image/jpeg")
+    with pytest.raises(ProposalInvalid) as refused:
+        _propose(proposer, generic_guy, with_treasures(generic_guy, 4), photo=upload)
+    assert (refused.value.field, refused.value.message) == ("photo", "a photo is limited to 1 KB")
+    assert Proposal.objects.count() == 0
+
+
+@pytest.mark.parametrize("action", ["reject", "changes"])
+def test_a_review_note_is_bounded(
+    proposer: User, curator: User, generic_guy: Card, with_treasures: Change, action: str
+) -> None:
+    proposal = _propose(proposer, generic_guy, with_treasures(generic_guy, 4))
+    with pytest.raises(ProposalInvalid, match="at most 2000 characters"):
+        if action == "reject":
+            proposal_reject(proposal=proposal, curator=curator, reason="x" * 2001)
+        else:
+            proposal_request_changes(proposal=proposal, curator=curator, message="x" * 2001)
+    proposal.refresh_from_db()
+    assert (proposal.status, proposal.review_note) == ("open", "")
