@@ -96,7 +96,8 @@ class Completeness:
             Meter("stats_known", "Every stat known", self.stats_known, total),
             Meter("copies_known", "Copies known", total - self.copies_unknown, total),
             Meter("full", "Rules fully encoded", self.full, total),
-            Meter("verified", "Verified", self.verified, total),
+            # "Verified" in the API; worded apart from the rules engine's own "verified".
+            Meter("verified", "Facts confirmed", self.verified, total),
         ]
         return meters
 
@@ -368,10 +369,16 @@ def _source_link(source: dict[str, Any]) -> SourceLink:
     )
 
 
+def field_label(key: str) -> str:
+    """A card document's top-level key as a player calls it ("levels_gained": "Levels
+    gained")."""
+    return FIELD_LABELS.get(key, key.replace("_", " ").capitalize())
+
+
 def _field_labels(keys: list[str]) -> tuple[str, ...]:
     labels: list[str] = []
     for key in keys:
-        label = FIELD_LABELS.get(key, key.replace("_", " ").capitalize())
+        label = field_label(key)
         if label not in labels:
             labels.append(label)
     return tuple(labels)

@@ -37,6 +37,7 @@ from authoring.editor import (
 )
 from authoring.forms import form_preview
 from catalog.models import MAX_ROW_ID, Card, CardSet
+from catalog.selectors_completeness import field_label
 from contributions import selectors, services
 from contributions.forms import ProposalForm, QueueFilterForm, ReviewNoteForm
 from contributions.merging import ABSENT, FieldRow
@@ -312,6 +313,7 @@ def _rows(rows: list[FieldRow]) -> list[dict[str, Any]]:
     return [
         {
             "key": row.key,
+            "label": field_label(row.key),
             "base": _shown(row.base),
             "current": _shown(row.current),
             "proposed": _shown(row.proposed),
@@ -348,7 +350,8 @@ def _detail(
         "conflicts": _rows(conflicts or []),
         "three_way_rows": _rows(review.three_way.changed_rows) if review.three_way else [],
         "proposed_values": [
-            (key, _shown(proposal.document.get(key, ABSENT))) for key in review.changed_fields
+            (field_label(key), _shown(proposal.document.get(key, ABSENT)))
+            for key in review.changed_fields
         ],
         "reviewed_revision": proposal.card.revision if proposal.card is not None else None,
     }

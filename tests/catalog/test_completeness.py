@@ -290,7 +290,7 @@ def test_the_set_page_shows_the_figures_and_links_the_help_page(
     assert "2 of 5 cards with every stat known" in summary
     assert "1 with a provisional name" in summary
     # Each figure is a meter with a label and its numbers in words (readable without colour).
-    assert re.search(r'<label for="meter-verified">Verified</label>', html)
+    assert re.search(r'<label for="meter-verified">Facts confirmed</label>', html)
     assert re.search(r'<meter id="meter-verified" min="0" max="5" value="2">', html)
     assert 'href="/sets/tiny-box/help/"' in html
     assert "completeness.css" in html

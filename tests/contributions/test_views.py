@@ -248,7 +248,7 @@ def test_the_proposal_page_shows_the_face_before_the_report(
     assert EVIDENCE in body
     assert 'data-testid="proposed-values"' in body
     assert body.index('data-testid="proposal-face"') < body.index('data-testid="proposal-check"')
-    assert page.context["proposed_values"] == [("treasures", "3")]
+    assert page.context["proposed_values"] == [("Treasures", "3")]
     face = signed_in(proposer).get(reverse("contributions:proposal_face", args=[proposal.pk]))
     assert face.status_code == 200 and face.content.startswith(b"\x89PNG")
 

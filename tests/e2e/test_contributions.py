@@ -83,7 +83,7 @@ def test_a_proposal_with_a_photo_is_accepted_by_a_curator(
         re.compile(r"^Proposal #\d+: Generic Guy$")
     )
     expect(alice.get_by_test_id("proposal-status")).to_have_text("Waiting for review")
-    expect(alice.get_by_test_id("proposed-values")).to_contain_text("treasures")
+    expect(alice.get_by_test_id("proposed-values")).to_contain_text("Treasures")
     expect(alice.get_by_test_id("photo-link")).to_be_visible()
     fits(alice)
     proposal = Proposal.objects.get()

@@ -182,3 +182,29 @@ def test_a_plain_item_has_no_sentence_and_does_not_repeat_its_notes() -> None:
         }
     )
     assert rules_sentences(card) == FaceText(lines=[])
+
+
+def test_a_fully_encoded_one_shot_without_a_bonus_is_not_provisional() -> None:
+    # Many one-shots have no bonus at all (the core Wishing Ring: cancel a Curse, 500 Gold):
+    # with its Gold known, nothing of it is missing.
+    card = parse_card(
+        {
+            "name": "Wishing Ring",
+            "deck": "treasure",
+            "kind": "one_shot",
+            "gold": 500,
+            "effects": [{"type": "cancel_curse"}],
+            "encoding": {"status": "full"},
+        }
+    )
+    assert not rules_sentences(card).provisional
+    unknown_gold = parse_card(
+        {
+            "name": "Ring",
+            "deck": "treasure",
+            "kind": "one_shot",
+            "notes": "?",
+            "encoding": {"status": "text_only", "reason": "x"},
+        }
+    )
+    assert rules_sentences(unknown_gold).provisional
