@@ -30,7 +30,6 @@ from tests.conftest import CORE_SET
 from tests.factories import monster_document
 from validator.engine import CardDocumentError
 
-URLS = "tests.authoring.urls_for_scenarios"
 
 WINS = """\
 name: Aric beats the Test Ogre
@@ -274,7 +273,6 @@ def test_only_who_may_edit_the_set_writes_or_runs(card: Card, alice: User, bob: 
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.urls(URLS)
 def test_the_page_shows_each_result(card: Card, alice: User, client: Client) -> None:
     scenario_create(card=card, actor=alice, name="Beats it", text=WINS)
     scenario_create(card=card, actor=alice, name="Expects too much", text=WRONG)
@@ -293,7 +291,6 @@ def test_the_page_shows_each_result(card: Card, alice: User, client: Client) -> 
     assert page_url(card, "scenario_add") not in html
 
 
-@pytest.mark.urls(URLS)
 def test_the_owner_adds_edits_runs_and_deletes(card: Card, alice: User, client: Client) -> None:
     client.force_login(alice)
     html = client.get(page_url(card)).content.decode()
@@ -332,7 +329,6 @@ def test_the_owner_adds_edits_runs_and_deletes(card: Card, alice: User, client: 
     assert not CardScenario.objects.exists()
 
 
-@pytest.mark.urls(URLS)
 def test_another_user_cannot_change_or_run(
     card: Card, alice: User, bob: User, client: Client
 ) -> None:
@@ -361,7 +357,6 @@ def test_another_user_cannot_change_or_run(
     assert CardScenario.objects.count() == 1
 
 
-@pytest.mark.urls(URLS)
 def test_a_private_cards_scenarios_are_not_found(
     core_catalog: None, alice: User, bob: User, client: Client
 ) -> None:
@@ -375,7 +370,6 @@ def test_a_private_cards_scenarios_are_not_found(
     assert CardScenario.objects.filter(pk=scenario.pk).exists()
 
 
-@pytest.mark.urls(URLS)
 def test_a_scenario_of_another_card_is_not_found_here(
     card: Card, alice: User, client: Client
 ) -> None:
@@ -391,7 +385,6 @@ def test_a_scenario_of_another_card_is_not_found_here(
     assert CardScenario.objects.filter(pk=scenario.pk).exists()
 
 
-@pytest.mark.urls(URLS)
 def test_the_summary_partial(card: Card, alice: User) -> None:
     scenario_create(card=card, actor=alice, name="Expects too much", text=WRONG)
     html = render_to_string(

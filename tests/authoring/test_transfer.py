@@ -38,7 +38,6 @@ from validator.engine import (
 
 pytestmark = pytest.mark.django_db
 
-TRANSFER_URLS = "tests.authoring.urls_for_transfer"
 OFFICIAL_SET_FILES = sorted(FIXTURE_SETS.glob("munchkin-*.yaml"))
 
 
@@ -428,7 +427,6 @@ def test_another_user_cannot_import_into_my_set(my_set: CardSet, bob: User) -> N
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_export_page_downloads_the_file(client: Client, my_set: CardSet, alice: User) -> None:
     client.force_login(alice)
     response = client.get(f"/sets/{my_set.code}/export.yaml")
@@ -439,7 +437,6 @@ def test_export_page_downloads_the_file(client: Client, my_set: CardSet, alice: 
     assert response.content.decode() == export_text(my_set)
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_export_of_a_private_set_is_404_for_anyone_else(
     client: Client, my_set: CardSet, bob: User
 ) -> None:
@@ -451,7 +448,6 @@ def test_export_of_a_private_set_is_404_for_anyone_else(
     assert client.get(f"/sets/{my_set.code}/export.yaml").status_code == 200
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_export_of_an_official_set_says_official(client: Client) -> None:
     call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
     response = client.get("/sets/munchkin-core/export.yaml")
@@ -463,14 +459,12 @@ def test_export_of_an_official_set_says_official(client: Client) -> None:
     ]
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_import_page_needs_a_login(client: Client) -> None:
     response = client.get("/sets/import/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_import_page_offers_my_sets_only(
     client: Client, my_set: CardSet, alice: User, bob: User
 ) -> None:
@@ -487,7 +481,6 @@ def test_import_page_offers_my_sets_only(
     assert "<script>" not in html and "style=" not in html
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_import_page_uploads_a_file_and_reports(client: Client, alice: User) -> None:
     client.force_login(alice)
     upload = SimpleUploadedFile(
@@ -507,7 +500,6 @@ def test_import_page_uploads_a_file_and_reports(client: Client, alice: User) -> 
     assert messages == [f"Imported {card_set.name}: {count} created, 0 updated, 0 unchanged."]
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_import_page_pastes_into_my_set(client: Client, my_set: CardSet, alice: User) -> None:
     client.force_login(alice)
     text = export_text(my_set).replace("level: 7", "level: 8")
@@ -521,7 +513,6 @@ def test_import_page_pastes_into_my_set(client: Client, my_set: CardSet, alice: 
     assert messages == ["Imported into Alice's Dungeon: 0 created, 1 updated, 9 unchanged."]
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_import_page_lists_every_error_and_writes_nothing(
     client: Client, my_set: CardSet, alice: User
 ) -> None:
@@ -538,7 +529,6 @@ def test_import_page_lists_every_error_and_writes_nothing(
     assert row_counts() == before
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_import_page_refuses_another_users_set(client: Client, my_set: CardSet, bob: User) -> None:
     client.force_login(bob)
     before = row_counts()
@@ -551,7 +541,6 @@ def test_import_page_refuses_another_users_set(client: Client, my_set: CardSet, 
     assert row_counts() == before
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 def test_import_page_refuses_a_file_over_2_mb(client: Client, alice: User) -> None:
     client.force_login(alice)
     big = SimpleUploadedFile("big.yaml", b"# padding\n" * 220_000, "application/yaml")
@@ -561,7 +550,6 @@ def test_import_page_refuses_a_file_over_2_mb(client: Client, alice: User) -> No
     assert row_counts()["sets"] == 0
 
 
-@pytest.mark.urls(TRANSFER_URLS)
 @pytest.mark.parametrize(
     ("data", "message"),
     [
