@@ -334,7 +334,9 @@ def thread_backend(settings: Any) -> None:
 
 def test_the_thread_backend_runs_tasks_and_keeps_their_results(thread_backend: None) -> None:
     good, bad = multiply.enqueue(6, 7), explode.enqueue()
-    assert good.status in (TaskResultStatus.READY, TaskResultStatus.RUNNING, "SUCCESSFUL")
+    # enqueue hands back the result as queued, before any worker thread has touched it.
+    assert good.status == TaskResultStatus.READY and bad.status == TaskResultStatus.READY
+    assert good.started_at is None and good.worker_ids == []
     backend = task_backends["default"]
     wait_for(lambda: backend.get_result(good.id).is_finished)
     wait_for(lambda: backend.get_result(bad.id).is_finished)
@@ -363,9 +365,12 @@ def test_the_thread_backend_simulates_in_the_background(
 
     monkeypatch.setattr(services, "simulate", held)
     simulation = services.simulation_start(pack=pack, actor=alice, games=8, players=4)
-    # start returned while the games are still waiting to be played: they run elsewhere.
-    assert simulation.status in (SimulationStatus.QUEUED, SimulationStatus.RUNNING)
-    wait_for(lambda: PackSimulation.objects.get(pk=simulation.pk).status == "running")
+    # start returned the row as it recorded it, queued, while the games wait elsewhere.
+    assert simulation.status == SimulationStatus.QUEUED
+    wait_for(lambda: bool(threads))
+    # The worker holds the games back, so the row stands at running, with none played yet.
+    row = PackSimulation.objects.get(pk=simulation.pk)
+    assert (row.status, row.games_done) == (SimulationStatus.RUNNING, 0)
     release.set()
     wait_for(lambda: PackSimulation.objects.get(pk=simulation.pk).status == "done")
     simulation.refresh_from_db()
