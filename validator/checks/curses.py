@@ -1,6 +1,10 @@
 """Checks of curse cards: what a curse does when cast, on the victims like Bad Stuff; and its
 lasting part, which stays in play with the victim and acts later (`LASTING_CHECKS`: a penalty in
 the next combat, die rolls changed, bonuses only from one slot).
+
+Throwing cards away from the hand (`discard_from_hand`, a Trap's) is predicted here, from the
+card's count and the hand the victim holds; what it adds when the hand is short is left to the
+oracle's rules.
 """
 
 from __future__ import annotations
@@ -8,19 +12,28 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from validator.checks.oracle import _bonus, predict
+from validator.checks.oracle import Victim, _bonus, predict
 from validator.checks.references import EQUIPMENT, ITEM_FACTS, OGRE, RAGE
 from validator.checks.runner import (
     CheckContext,
     _kinds,
     _player,
     _predictable,
+    _table_matches,
     _walk,
     expect_values,
     typing_literal,
 )
 from validator.checks.victims import TABLE_OUTCOMES, Delivery, _victim_runs
-from validator.engine import CurseCard, DieRolls, EffectBase, OnlySlotBonuses, OutcomeBase, Strength
+from validator.engine import (
+    CurseCard,
+    DieRolls,
+    DiscardFromHand,
+    EffectBase,
+    OnlySlotBonuses,
+    OutcomeBase,
+    Strength,
+)
 
 
 def _curse_delivery(card: CurseCard) -> Delivery:
@@ -37,14 +50,63 @@ def _curse_delivery(card: CurseCard) -> Delivery:
     return deliver
 
 
+def _hand_discard_known(effect: EffectBase) -> bool:
+    """A `discard_from_hand` this module predicts: unconditional, and whatever a short hand
+    adds is an outcome the oracle predicts."""
+    return (
+        isinstance(effect, DiscardFromHand)
+        and effect.when is None
+        and not effect.otherwise
+        and all(_predictable(e) for e in effect.if_fewer or ())
+    )
+
+
+def _known(effect: EffectBase) -> bool:
+    return _predictable(effect) or _hand_discard_known(effect)
+
+
+def _discard_from_hand(effect: DiscardFromHand, victim: Victim, die: int) -> list[Victim]:
+    """The victim throws away `count` cards, any mix of Treasures and Doors they like; holding
+    fewer, all of them, and then what the card adds for a short hand."""
+    held = victim.hand + victim.doors
+    thrown = min(effect.count, held)
+    options = []
+    for treasures in range(max(0, thrown - victim.doors), min(thrown, victim.hand) + 1):
+        after = victim.copy()
+        after.hand -= treasures
+        after.doors -= thrown - treasures
+        options.append(after)
+    if held >= effect.count or not effect.if_fewer:
+        return options
+    return [state for option in options for state in predict(effect.if_fewer, option, die)]
+
+
+def _predict_cast(outcomes: Sequence[EffectBase], victim: Victim, die: int) -> list[Victim]:
+    """`predict`, with this module's rule for throwing cards away from the hand."""
+    states = [victim.copy()]
+    for effect in outcomes:
+        found: dict[tuple[Any, ...], Victim] = {}
+        for state in states:
+            if state.dead:
+                after = [state]
+            elif isinstance(effect, DiscardFromHand) and _hand_discard_known(effect):
+                after = _discard_from_hand(effect, state, die)
+            else:
+                after = predict([effect], state, die)
+            for one in after:
+                found.setdefault(one.key(), one)
+        states = list(found.values())
+    return states
+
+
 def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
     name = card.name
     outcomes: Sequence[EffectBase] = [e for e in card.effects if isinstance(e, OutcomeBase)]
     lasting = [e for e in card.effects if not isinstance(e, OutcomeBase)]
     if outcomes:
-        predictable = all(_predictable(e) for e in outcomes)
+        predictable = all(_known(e) for e in outcomes)
         if not predictable:
-            names = sorted({typing_literal(type(e)) for e in outcomes if not _predictable(e)})
+            names = sorted({typing_literal(type(e)) for e in outcomes if not _known(e)})
             ctx.report.warn(
                 f"the curse's {', '.join(names)} is run but its result is not predicted"
             )
@@ -52,7 +114,7 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
         _victim_runs(
             ctx,
             outcomes,
-            lambda victim, die: predict(outcomes, victim, die),
+            lambda victim, die: _predict_cast(outcomes, victim, die),
             _curse_delivery(card),
             caught=False,
             pursued=1,
@@ -60,8 +122,11 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
             label="cast",
             covers=_kinds(shown) if predictable else [],
         )
+        for effect in outcomes:
+            if isinstance(effect, DiscardFromHand) and predictable:
+                _hand_discard_runs(ctx, card, outcomes, effect)
     if lasting:
-        values = ctx.run(
+        ctx.run(
             "its lasting part stays with the victim",
             {
                 "players": [
@@ -69,14 +134,36 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
                     _player("Rival", 1, hand=[name]),
                 ],
                 "steps": [{"play": name, "by": "Rival", "on": "Hero"}],
+                "expect": {"in_play": {"Hero": [name, "Validator Helm"]}},
             },
+            expect_values(hand_sizes={"Rival": 0}),
         )
-        if values is not None and name not in values["in_play"]["Hero"]:
-            ctx.report.fail(f"{name} did not stay in play with its victim")
     for effect in lasting:
         check = LASTING_CHECKS.get(type(effect))
         if check is not None:
             check(ctx, card, effect)
+
+
+def _hand_discard_runs(
+    ctx: CheckContext, card: CurseCard, outcomes: Sequence[EffectBase], effect: DiscardFromHand
+) -> None:
+    """Hands the four plain victims do not show: two cards more than the count, and one fewer,
+    each a mix of Treasures and Doors (the victim may throw away either)."""
+    deliver = _curse_delivery(card)
+    for held in (effect.count + 2, effect.count - 1):
+        if held < 1:
+            continue
+        doors = held // 2
+        victim = Victim(5, [], held - doors, set(), doors=doors)
+        hero = _player(
+            "Hero", 5, hand=["Validator Trinket"] * (held - doors) + ["Validator Door"] * doors
+        )
+        ctx.run(
+            f"cast on a victim holding {held} cards",
+            deliver([hero, _player("Rival")], [], 3),
+            _table_matches(victim, _predict_cast(outcomes, victim, 3)),
+            covers=_kinds([effect]),
+        )
 
 
 def _cursed_fight(card: CurseCard, level: int, **hero: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from validator.engine.cards import (
     ChangeSex,
     Choose,
     Death,
+    DiscardFromHand,
     DiscardHand,
     DiscardOwnCard,
     DrawTreasures,
@@ -290,6 +291,22 @@ def _apply_one(
         victim.hand.clear()
         game.note(f"{victim.name} discards their hand")
         return True
+    if isinstance(effect, DiscardFromHand):
+        short = len(victim.hand) < effect.count
+        chosen = game.chooser.cards_to_lose(game, victim, list(victim.hand), effect.count)
+        for card in chosen:
+            remove_from(victim.hand, card)
+            game.discard(card)
+            game.note(f"{victim.name} discards {card.name}")
+        # The shortfall's penalty comes once the hand is gone, in the card's order.
+        fell_short = (
+            short
+            and bool(effect.if_fewer)
+            and bool(
+                apply_outcomes(game, victim, effect.if_fewer or [], source=source, rolled=rolled)
+            )
+        )
+        return bool(chosen) or fell_short
     if isinstance(effect, LoseCards):
         count = _amount(effect.count, rolled, game, victim)
         candidates = list(victim.hand) + list(victim.items)

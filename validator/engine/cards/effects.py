@@ -460,6 +460,26 @@ class DiscardHand(OutcomeBase):
         return "discard your whole hand"
 
 
+class DiscardFromHand(OutcomeBase):
+    """Throw away cards from the hand, the victim's pick. Holding fewer than `count`, the
+    victim throws away all they hold and `if_fewer` applies as well (Congressional Hearing)."""
+
+    type: Literal["discard_from_hand"]
+    count: int = Field(ge=1, le=NUMBER_LIMIT)
+    if_fewer: list[Effect] | None = Field(default=None, max_length=MAX_LIST_ITEMS)
+
+    def outcome_text(self) -> str:
+        text = f"discard {count_phrase(self.count, 'card')} of your choice from your hand"
+        if self.if_fewer:
+            extra = "; ".join(e.describe(TextContext()) for e in self.if_fewer)
+            text += f"; if you hold fewer, discard all you hold and {extra} as well"
+        return text
+
+    def children(self) -> Iterator[EffectBase]:
+        yield from super().children()
+        yield from self.if_fewer or ()
+
+
 class LoseCards(OutcomeBase):
     """Lose a number of cards, mixing items in play and cards in hand as the victim likes."""
 
@@ -933,6 +953,7 @@ Effect = Annotated[
     | LoseItems
     | LoseGoldValue
     | DiscardHand
+    | DiscardFromHand
     | LoseCards
     | LoseCharacterCard
     | ChangeCharacterCard

@@ -1,0 +1,81 @@
+"""The curse checks' prediction of throwing cards away from the hand (Trap! Congressional
+Hearing): the card is verified only through runs with that prediction, and an engine that
+throws too few cards, or forgets the level a short hand costs, fails it."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURE_SETS
+from validator.checks import check_card
+from validator.checks.curses import _discard_from_hand
+from validator.checks.oracle import Victim
+from validator.engine import CurseCard, DiscardFromHand, LoseLevels, badstuff, load_set_file
+from validator.engine.choices import DefaultChooser
+
+HEARING = "Trap! Congressional Hearing"
+
+
+@pytest.fixture(scope="module")
+def hearing() -> CurseCard:
+    cards = load_set_file(Path(FIXTURE_SETS / "munchkin-super.yaml")).cards
+    card = next(c for c in cards if c.name == HEARING)
+    assert isinstance(card, CurseCard)
+    return card
+
+
+RULE = DiscardFromHand(
+    type="discard_from_hand", count=3, if_fewer=[LoseLevels(type="lose_levels", amount=1)]
+)
+
+
+def test_a_short_hand_goes_and_a_level_with_it() -> None:
+    # The rulebook's Erin: two cards held, both thrown away, one level lost.
+    after = _discard_from_hand(RULE, Victim(5, [], 1, set(), doors=1), 3)
+    assert [(v.level, v.hand, v.doors) for v in after] == [(4, 0, 0)]
+
+
+def test_a_big_hand_keeps_two_cards_of_any_mix() -> None:
+    after = _discard_from_hand(RULE, Victim(5, [], 3, set(), doors=2), 3)
+    assert sorted((v.level, v.hand, v.doors) for v in after) == [(5, 0, 2), (5, 1, 1), (5, 2, 0)]
+
+
+def test_level_one_stays_one() -> None:
+    after = _discard_from_hand(RULE, Victim(1, [], 2, set()), 3)
+    assert [(v.level, v.hand) for v in after] == [(1, 0)]
+
+
+def test_the_hearing_is_verified_by_predicted_runs(hearing: CurseCard) -> None:
+    report = check_card(hearing, "munchkin-super")
+    assert report.status == "pass", report.messages
+    assert report.verified
+    # Four plain victims and two more hands (5 and 2 cards).
+    assert report.scenarios_run == 6
+
+
+def test_throwing_one_card_too_few_fails_the_hearing(
+    hearing: CurseCard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    honest = DefaultChooser.cards_to_lose
+    monkeypatch.setattr(
+        DefaultChooser,
+        "cards_to_lose",
+        lambda self, game, player, candidates, count: honest(self, game, player, candidates, count)[
+            : count - 1
+        ],
+    )
+    report = check_card(hearing, "munchkin-super")
+    assert report.status == "fail"
+    assert any("holding 5 cards" in m for m in report.messages), report.messages
+
+
+def test_a_short_hand_costing_no_level_fails_the_hearing(
+    hearing: CurseCard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def planted(game: object, player: object, delta: int, **kwargs: object) -> int:
+        return 0  # the planted bug: levels never move, so a short hand costs nothing
+
+    monkeypatch.setattr(badstuff, "change_level", planted)
+    report = check_card(hearing, "munchkin-super")
+    assert report.status == "fail"
+    assert any("expected Level 4" in m for m in report.messages), report.messages
