@@ -98,8 +98,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                         _player("Rival"),
                     ],
                     "steps": [{"equip": "Validator Ram", "by": "Hero"}],
+                    "expect": {"equipped": {"Hero": ["Validator Cart", "Validator Ram"]}},
                 },
-                expect_values(),
                 covers=[ExtraBigItems],
             )
         elif typing_literal(type(effect)) == "helper_levels":

@@ -17,7 +17,6 @@ from validator.checks.runner import (
     _player,
     _trait_names,
     expect_values,
-    typing_literal,
 )
 from validator.engine import (
     AutomaticEscape,
@@ -62,38 +61,40 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
         )
     )
     if card.slot is not None and (not card.usable_by or allowed_traits or sex):
+        strength = 3 + (card.bonus or 0) + bonus_extra
         values = ctx.run(
             "equipped by an allowed character",
-            {"players": [allowed, _player("Rival")], "steps": [{"equip": name, "by": "Hero"}]},
+            {
+                "players": [allowed, _player("Rival")],
+                "steps": [{"equip": name, "by": "Hero"}],
+                "expect": {"equipped": {"Hero": [name]}},
+            },
             covers=["equip"],
         )
         if values is not None:
-            if name not in values["equipped"]["Hero"]:
-                ctx.report.fail(f"{name} was not equipped by an allowed character")
-            else:
-                ctx.run(
-                    "its bonus counts in combat",
-                    {
-                        "players": [
-                            _player(
-                                "Hero",
-                                3,
-                                in_play=allowed["in_play"] + [name],
-                                **({"sex": sex} if sex else {}),
-                            ),
-                            _player("Rival"),
-                        ],
-                        "combat": {"fighter": "Hero", "monsters": [OGRE]},
-                    },
-                    expect_values(fighter_strength=3 + (card.bonus or 0) + bonus_extra),
-                    covers=["bonus"] + ([Strength] if bonus_extra else []),
-                )
-                _trait_bonus_checks(ctx, card, allowed, 3 + (card.bonus or 0) + bonus_extra)
-                wearer = {**allowed, "in_play": [*allowed["in_play"], name], "hand": []}
-                for effect in card.effects:
-                    check = ITEM_EFFECT_CHECKS.get(type(effect))
-                    if check is not None:
-                        check(ctx, card, effect, wearer)
+            ctx.run(
+                "its bonus counts in combat",
+                {
+                    "players": [
+                        _player(
+                            "Hero",
+                            3,
+                            in_play=allowed["in_play"] + [name],
+                            **({"sex": sex} if sex else {}),
+                        ),
+                        _player("Rival"),
+                    ],
+                    "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                },
+                expect_values(fighter_strength=strength),
+                covers=["bonus"] + ([Strength] if bonus_extra else []),
+            )
+            _trait_bonus_checks(ctx, card, allowed, strength)
+            wearer = {**allowed, "in_play": [*allowed["in_play"], name], "hand": []}
+            for effect in card.effects:
+                check = ITEM_EFFECT_CHECKS.get(type(effect))
+                if check is not None:
+                    check(ctx, card, effect, wearer, strength)
     # Forbidden characters are refused.
     if card.usable_by is not None:
         other_sex = {"male": "female", "female": "male"}.get(sex or "", "male")
@@ -223,7 +224,7 @@ JINX = "Validator Jinx"
 
 
 def _curse_immunity_check(
-    ctx: CheckContext, card: ItemCard, effect: CurseImmunity, wearer: dict[str, Any]
+    ctx: CheckContext, card: ItemCard, effect: CurseImmunity, wearer: dict[str, Any], strength: int
 ) -> None:
     # A curse (-1 level) from the wearer's own door passes it by; one a rival plays does not.
     passed = ctx.run(
@@ -249,16 +250,18 @@ def _curse_immunity_check(
 
 
 def _escape_item_check(
-    ctx: CheckContext, card: ItemCard, effect: AutomaticEscape, wearer: dict[str, Any]
+    ctx: CheckContext,
+    card: ItemCard,
+    effect: AutomaticEscape,
+    wearer: dict[str, Any],
+    strength: int,
 ) -> None:
     """Thrown away, it buys an escape without a roll from a monster its condition names (and
     is gone); from any other, the roll decides and it stays."""
     if not effect.discard_this:
         return
-    cases = _monster_cases(effect.when)
-    passed = bool(cases)
-    for monster, escapes in cases:
-        passed = (
+    with ctx.together([AutomaticEscape]):
+        for monster, escapes in _monster_cases(effect.when):
             ctx.run(
                 f"{'thrown to escape' if escapes else 'no help'} against {monster}",
                 {
@@ -270,11 +273,6 @@ def _escape_item_check(
                 },
                 expect_values(outcome="escaped") if escapes else _caught,
             )
-            is not None
-            and passed
-        )
-    if passed:
-        ctx.covered.add(typing_literal(AutomaticEscape))
 
 
 def _monster_cases(condition: ConditionBase | None) -> list[tuple[str, bool]]:
@@ -288,44 +286,43 @@ def _monster_cases(condition: ConditionBase | None) -> list[tuple[str, bool]]:
 
 
 def _force_help_check(
-    ctx: CheckContext, card: ItemCard, effect: ForceHelp, wearer: dict[str, Any]
+    ctx: CheckContext, card: ItemCard, effect: ForceHelp, wearer: dict[str, Any], strength: int
 ) -> None:
-    """The wearer may force a rival to help; a plain character may not; never for the win."""
-    rival = _player("Rival", 2)
+    """The wearer may force a rival to help, whose Level then counts with the wearer's
+    strength (worked out from the card's facts); a plain character may not; never for the
+    win, when the wearer's Level 9 is one kill from winning."""
+    rival = _player("Rival", 2)  # nothing in play: its strength is its Level
     fight = {"fighter": "Hero", "monsters": [OGRE]}
-    alone = ctx.run("without a helper", {"players": [wearer, rival], "combat": fight})
-    helped = ctx.run(
-        "forces a rival to help",
-        {"players": [wearer, rival], "combat": fight, "steps": [{"help": "Rival", "forced": True}]},
-    )
-    if alone is None or helped is None:
-        return
-    if helped["fighter_strength"] != alone["fighter_strength"] + 2:
-        ctx.report.fail("the forced helper's strength did not count")
-        return
-    ctx.run(
-        "nobody is forced without the card",
-        {
-            "players": [_player("Hero", 3), rival],
-            "combat": fight,
-            "steps": [{"help": "Rival", "forced": True}],
-            "expect": {"error": "forces"},
-        },
-    )
-    ctx.run(
-        "never forced into a fight for the win",
-        {
-            "players": [{**wearer, "level": 9}, rival],
-            "combat": fight,
-            "steps": [{"help": "Rival", "forced": True}],
-            "expect": {"error": "for the win"},
-        },
-        covers=[ForceHelp],
-    )
+    forced = [{"help": "Rival", "forced": True}]
+    with ctx.together([ForceHelp]):
+        ctx.run(
+            "forces a rival to help",
+            {"players": [wearer, rival], "combat": fight, "steps": forced},
+            expect_values(fighter_strength=strength + 2),
+        )
+        ctx.run(
+            "nobody is forced without the card",
+            {
+                "players": [_player("Hero", 3), rival],
+                "combat": fight,
+                "steps": forced,
+                "expect": {"error": "forces", "fighter_strength": 3},
+            },
+        )
+        ctx.run(
+            "never forced into a fight for the win",
+            {
+                "players": [{**wearer, "level": 9}, rival],
+                "combat": fight,
+                "steps": forced,
+                "expect": {"error": "for the win", "fighter_strength": strength + 6},
+            },
+        )
 
 
+# (context, card, effect, the wearer's player document, the wearer's predicted strength)
 ITEM_EFFECT_CHECKS: dict[
-    type[EffectBase], Callable[[CheckContext, ItemCard, Any, dict[str, Any]], None]
+    type[EffectBase], Callable[[CheckContext, ItemCard, Any, dict[str, Any], int], None]
 ] = {
     CurseImmunity: _curse_immunity_check,
     AutomaticEscape: _escape_item_check,
@@ -347,11 +344,13 @@ def _trait_bonus_checks(
         trait = (effect.when.axis, effect.when.trait())
         if trait in _traits([card.usable_by] if card.usable_by else []):
             continue  # already counted for the allowed character
-        passed = True
-        for traits in ([trait], []):
-            hero = {**allowed, "in_play": allowed["in_play"] + _trait_names(traits) + [card.name]}
-            hero.pop("hand", None)
-            passed = (
+        with ctx.together([Strength]):
+            for traits in ([trait], []):
+                hero = {
+                    **allowed,
+                    "in_play": allowed["in_play"] + _trait_names(traits) + [card.name],
+                }
+                hero.pop("hand", None)
                 ctx.run(
                     f"its {effect.amount:+d} {'with' if traits else 'without'} the trait",
                     {
@@ -360,8 +359,3 @@ def _trait_bonus_checks(
                     },
                     expect_values(fighter_strength=strength + (effect.amount if traits else 0)),
                 )
-                is not None
-                and passed
-            )
-        if passed:
-            ctx.covered.add(typing_literal(Strength))

@@ -8,7 +8,6 @@ the victims.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -22,6 +21,7 @@ from validator.checks.runner import (
     _kinds,
     _player,
     _predictable,
+    _table_matches,
     _trait_names,
     _walk,
     expect_values,
@@ -223,21 +223,20 @@ def _kill_checks(ctx: CheckContext, card: MonsterCard) -> None:
     covers += [IgnoreLevel] if ignore_level else []
     extras = [e for e in card.effects if isinstance(e, ExtraLevels | ExtraTreasures)]
     covers += [type(e) for e in extras if e.when is None]
-    results: dict[str, bool] = {}
-    _kill_run(ctx, card, Fight(), "killing it pays levels and Treasure", covers, results)
+    _kill_run(ctx, card, Fight(), "killing it pays levels and Treasure", covers)
     for extra in extras:
         if extra.when is None:
             continue
-        passed = True
-        for want in (True, False):
-            fight = _arrange(extra.when, want)
-            what = "levels" if isinstance(extra, ExtraLevels) else "Treasures"
-            label = f"the extra {what} when its condition {'holds' if want else 'fails'}"
-            passed = (
-                fight is not None and _kill_run(ctx, card, fight, label, [], results) and passed
-            )
-        if passed:
-            ctx.covered.add(typing_literal(type(extra)))
+        what = "levels" if isinstance(extra, ExtraLevels) else "Treasures"
+        fights = [(want, _arrange(extra.when, want)) for want in (True, False)]
+        if any(fight is None for _, fight in fights):
+            continue  # a side that cannot be staged leaves the extra unexercised
+        # Exercised only when the kill was staged, and seen to pay, both ways.
+        with ctx.together([type(extra)]):
+            for want, fight in fights:
+                label = f"the extra {what} when its condition {'holds' if want else 'fails'}"
+                if fight is None or not _kill_run(ctx, card, fight, label, []):
+                    ctx.unexercised()
 
 
 def _kill_run(
@@ -246,8 +245,8 @@ def _kill_run(
     fight: Fight,
     label: str,
     covers: list[type[EffectBase] | str],
-    results: dict[str, bool],
 ) -> bool:
+    """Stage a kill of the monster in this fight and run it; whether it was run and passed."""
     level_only = any(isinstance(e, LevelOnly) for e in card.effects)
     ignore_level = any(isinstance(e, IgnoreLevel) for e in card.effects)
     bonuses = (not level_only) if fight.bonuses is None else fight.bonuses
@@ -299,23 +298,20 @@ def _kill_run(
         "combat": {"fighter": "Hero", "monsters": [card.name]},
         "steps": [*([{"help": "Rival"}] if fight.helper else []), {"resolve": True}],
     }
-    key = json.dumps(document, sort_keys=True)
-    if key not in results:  # a fight arranged the same way for two conditions runs once
-        results[key] = (
-            ctx.run(
-                label,
-                document,
-                expect_values(
-                    outcome="won",
-                    fighter_strength=side,
-                    treasures_drawn=treasures,
-                    levels={"Hero": min(10, best.level + gained)},
-                ),
-                covers=covers,
-            )
-            is not None
+    return (
+        ctx.run(
+            label,
+            document,
+            expect_values(
+                outcome="won",
+                fighter_strength=side,
+                treasures_drawn=treasures,
+                levels={"Hero": min(10, best.level + gained)},
+            ),
+            covers=covers,
         )
-    return results[key]
+        is not None
+    )
 
 
 def _monster_treasures(card: MonsterCard, fight: Fight, level: int) -> int:
@@ -342,11 +338,21 @@ def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) 
     )
     if passed is None:
         return
-    fought = None if effect.when is None else _arrange(effect.when, False)
-    if fought is None or (fought.hero(1) == Fight().hero(1) and "kill" in ctx.covered):
-        # It refuses everyone, or the plain kill already showed that it fights anyone else.
-        ctx.covered.add(typing_literal(RefusesCombat))
+    if effect.when is None:
+        # It refuses everyone: a Level 9 character too.
+        ctx.run(
+            "it refuses even a Level 9 character",
+            {
+                "players": [Fight().hero(9, hand=hand), _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [card.name]},
+            },
+            _ended_without_kill(9, effect.treasures, hand=len(hand) + effect.treasures),
+            covers=[RefusesCombat],
+        )
         return
+    fought = _arrange(effect.when, False)
+    if fought is None:
+        return  # no fight it accepts can be staged: the refusal stays unexercised
     ctx.run(
         "it fights anyone else",
         {
@@ -458,10 +464,9 @@ def _no_help_check(ctx: CheckContext, card: MonsterCard, effect: NoHelp) -> None
 
 def _escape_by_discard_check(ctx: CheckContext, card: MonsterCard, effect: EscapeByDiscard) -> None:
     level = _pursued_level(card)
-    passed = True
-    for tag in effect.tags:
-        token = _token(tag)
-        passed = (
+    with ctx.together([EscapeByDiscard]):
+        for tag in effect.tags:
+            token = _token(tag)
             ctx.run(
                 f"thrown a {tag} item, it lets you go",
                 {
@@ -476,11 +481,6 @@ def _escape_by_discard_check(ctx: CheckContext, card: MonsterCard, effect: Escap
                 },
                 expect_values(outcome="escaped"),
             )
-            is not None
-            and passed
-        )
-    if passed:
-        ctx.covered.add(typing_literal(EscapeByDiscard))
 
 
 MONSTER_EFFECT_CHECKS: dict[type[EffectBase], Callable[[CheckContext, MonsterCard, Any], None]] = {
@@ -604,14 +604,14 @@ def _escape_cost_check(ctx: CheckContext, card: MonsterCard, cost: OnEscape, lev
         levels.append(outside)
     elif cost.when is not None:
         return
-    passed = True
-    for runner in levels:
-        if not 1 <= runner <= 9:
-            continue
-        victim = Victim(runner, [], 0, set())
-        holds = _holds(cost.when, victim)
-        expected = predict(cost.effects, victim, 6) if holds else [victim]
-        passed = (
+    with ctx.together([OnEscape, *_kinds(cost.effects)]):
+        for runner in levels:
+            if not 1 <= runner <= 9:
+                continue
+            # The Rival's Rage is played; the whole table is predicted, not only the Level.
+            victim = Victim(runner, [], 0, set())
+            holds = _holds(cost.when, victim)
+            expected = predict(cost.effects, victim, 6) if holds else [victim]
             ctx.run(
                 f"running at Level {runner} {'costs' if holds else 'costs nothing'} even on escape",
                 {
@@ -619,14 +619,10 @@ def _escape_cost_check(ctx: CheckContext, card: MonsterCard, cost: OnEscape, lev
                     "combat": {"fighter": "Hero", "monsters": [card.name]},
                     "steps": [{"play": RAGE, "by": "Rival", "on": card.name}, {"resolve": True}],
                     "dice": [6, 6, 6],
+                    "expect": {"outcome": "escaped"},
                 },
-                expect_values(outcome="escaped", levels={"Hero": expected[0].level}),
+                _table_matches(victim, expected),
             )
-            is not None
-            and passed
-        )
-    if passed:
-        ctx.covered.update([typing_literal(OnEscape), *map(str, _kinds(cost.effects))])
 
 
 def _bad_stuff_delivery(card: MonsterCard) -> Delivery:

@@ -6,12 +6,20 @@ never the winning one, their condition and timing).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from validator.checks.played import _played_checks
 from validator.checks.references import OGRE
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
-from validator.engine import GainLevels, KillMonster, LevelCard, MonsterEnhancerCard, OneShotCard
+from validator.engine import (
+    EffectBase,
+    GainLevels,
+    KillMonster,
+    LevelCard,
+    MonsterEnhancerCard,
+    OneShotCard,
+)
 
 
 def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
@@ -80,10 +88,10 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
     gear = ["Validator Gauntlet"] if after else []
     kill = [{"resolve": True}] if after else []
 
-    def played(level: int, in_play: list[str], rival: int, **expect: Any) -> dict[str, Any]:
+    def played(level: int, table: list[str], rival: int, **expect: Any) -> dict[str, Any]:
         return {
             "players": [
-                _player("Hero", level - after, hand=[name], in_play=gear + in_play),
+                _player("Hero", level - after, hand=[name], in_play=gear + table),
                 _player("Rival", rival),
             ],
             **fight,
@@ -91,12 +99,18 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
             **({"expect": expect} if expect else {}),
         }
 
+    discards = [e for e in card.effects if typing_literal(type(e)) == "discard_card"]
     if card.requires is None or henchman or card.requires.key == "not":
+        # A card it discards goes from the table (the Henchman, the reference hireling); a
+        # Helm beside it, of another kind, stays.
+        gone = ["Validator Henchman"] if discards and _discards_hirelings(discards) else []
+        kept = ["Validator Helm"] if gone else []
+        seen = {"in_play": {"Hero": kept}, "not_in_play": {"Hero": gone}} if gone else {}
         ctx.run(
-            "a level for its player",
-            played(3, henchman, 5),
+            "a level for its player" + (", its Hireling discarded" if gone else ""),
+            played(3, kept + sorted(set(henchman + gone)), 5, **seen),
             expect_values(levels={"Hero": 3 + gain}),
-            covers=[GainLevels],
+            covers=[GainLevels, *(["discard_card"] if gone else [])],
         )
     ctx.run(
         "never the winning level",
@@ -118,6 +132,9 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
                 "expect": {"error": True, "levels": {"Hero": 3}},
             },
         )
-    for effect in card.effects:
-        if typing_literal(type(effect)) == "discard_card":
-            ctx.covered.add("discard_card")
+
+
+def _discards_hirelings(effects: Sequence[EffectBase]) -> bool:
+    """Whether each discard is of a Hireling (the one kind the references have a card of).
+    (`DiscardOwnCard` is not among the engine's exports: its fields are read by name.)"""
+    return all(getattr(e, "kind", None) == "hireling" and e.when is None for e in effects)

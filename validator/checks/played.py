@@ -36,7 +36,6 @@ from validator.checks.runner import (
     _trait_names,
     _walk,
     expect_values,
-    typing_literal,
 )
 from validator.engine import (
     Ability,
@@ -406,9 +405,8 @@ def _extra_character_check(ctx: CheckContext, card: CardBase, effect: ExtraChara
         ("with one card, none of its drawbacks", [card.name], [card.name], 1),
         ("a second card joins the first, drawbacks and all", [card.name, two], [one, two], 6),
     ]
-    passed = True
-    for label, played, kept, strength in runs:
-        passed = (
+    with ctx.together([ExtraCharacterCard]):
+        for label, played, kept, strength in runs:
             ctx.run(
                 label,
                 {
@@ -419,11 +417,6 @@ def _extra_character_check(ctx: CheckContext, card: CardBase, effect: ExtraChara
                 },
                 expect_values(monster_strength=strength),
             )
-            is not None
-            and passed
-        )
-    if passed:
-        ctx.covered.add(typing_literal(ExtraCharacterCard))
 
 
 def _cheat_check(ctx: CheckContext, card: CardBase, effect: Cheat) -> None:
@@ -570,11 +563,9 @@ def _take_item_check(ctx: CheckContext, card: CardBase, effect: TakeItemInCombat
             expect_values(fighter_strength=31),
         ),
     ]
-    passed = True
-    for label, document, accept in runs:
-        passed = ctx.run(label, {**document, "combat": fight}, accept) is not None and passed
-    if passed:
-        ctx.covered.add(typing_literal(TakeItemInCombat))
+    with ctx.together([TakeItemInCombat]):
+        for label, document, accept in runs:
+            ctx.run(label, {**document, "combat": fight}, accept)
 
 
 def _carry_check(ctx: CheckContext, card: CardBase, effect: CarryItem) -> None:

@@ -1,14 +1,18 @@
 """The runner: `CheckContext.run` runs one generated scenario through the engine; a failed
 expectation, an invalid scenario or an engine crash becomes the card's failure, with the
-scenario that caused it, and what passed is recorded as covered. With it, what every family of
-checks shares to write and judge scenarios: a player's document, the effect tree walked, and the
-acceptance tests (`expect_values`, and `_table_matches` against the oracle's predicted tables).
+scenario that caused it. Coverage is earned, never declared: an effect type counts as exercised
+only when a run that states an independent expectation (an `accept` test or the document's
+`expect`) passed (`covers`), or every run of a group did (`CheckContext.together`). With it,
+what every family of checks shares to write and judge scenarios: a player's document, the effect
+tree walked, and the acceptance tests (`expect_values`, and `_table_matches` against the
+oracle's predicted tables).
 """
 
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
@@ -26,6 +30,17 @@ from validator.engine import (
 )
 
 Accept = Callable[[dict[str, Any]], str | None]
+Covers = Iterable[type[EffectBase] | str]
+
+
+class NoExpectation(ValueError):
+    """A check asked for coverage from a run that states no expectation (a bug in the check)."""
+
+
+def predicts(accept: Accept | None) -> bool:
+    """Whether an acceptance test states an expectation (`_table_matches` does not when part
+    of the outcome is not predicted: the run then only has to stay legal)."""
+    return accept is not None and getattr(accept, "predicts", True)
 
 
 @dataclass
@@ -35,15 +50,55 @@ class CheckContext:
     report: CardReport
     library: CardLibrary
     covered: set[str] = field(default_factory=set)
+    # The runs of each open `together` group: whether each passed with an expectation.
+    _groups: list[list[bool]] = field(default_factory=list)
 
     def run(
         self,
         label: str,
         document: dict[str, Any],
         accept: Accept | None = None,
-        covers: Iterable[type[EffectBase] | str] = (),
+        covers: Covers = (),
     ) -> dict[str, Any] | None:
-        """Run one generated scenario; a failure (or crash) fails the card, naming it."""
+        """Run one generated scenario; a failure (or crash) fails the card, naming it. The
+        effect types in `covers` count as exercised only if it passed and stated what must
+        happen: asking for coverage from a run without `accept` or `expect` is refused."""
+        covers = list(covers)
+        expected = bool(document.get("expect")) or predicts(accept)
+        if covers and accept is None and not document.get("expect"):
+            raise NoExpectation(f"{label}: a run without an expectation cannot cover {covers}")
+        values = self._run(label, document, accept)
+        for group in self._groups:
+            group.append(values is not None and expected)
+        if values is not None and expected:
+            self._cover(covers)
+        return values
+
+    @contextmanager
+    def together(self, covers: Covers) -> Iterator[None]:
+        """Cover the effect types once every run inside passed with an expectation (and at
+        least one ran): an effect tried both ways is exercised only when both ways held."""
+        group: list[bool] = []
+        self._groups.append(group)
+        try:
+            yield
+        finally:
+            self._groups.remove(group)
+        if group and all(group):
+            self._cover(covers)
+
+    def unexercised(self) -> None:
+        """A run the open groups need could not be staged: they cover nothing."""
+        for group in self._groups:
+            group.append(False)
+
+    def _cover(self, covers: Covers) -> None:
+        for item in covers:
+            self.covered.add(item if isinstance(item, str) else typing_literal(item))
+
+    def _run(
+        self, label: str, document: dict[str, Any], accept: Accept | None
+    ) -> dict[str, Any] | None:
         document = {
             "name": f"{self.card.name}: {label}",
             "sets": list(self.library.sets),
@@ -69,8 +124,6 @@ class CheckContext:
         if problem:
             self.report.fail(f"{label}: {problem}", document)
             return None
-        for item in covers:
-            self.covered.add(item if isinstance(item, str) else typing_literal(item))
         return result.values
 
 
@@ -150,10 +203,12 @@ def _table_matches(start: Victim, states: list[Victim], caught: bool = False) ->
             text += f"; {name} Level {other_level}, {other_hand} in hand, items {other_items}"
         return text + (f"; {winner[0]} wins" if winner else "")
 
+    exact = all(s.exact for s in states)
+
     def accept(values: dict[str, Any]) -> str | None:
         if caught and values["outcome"] not in ("caught", "dead"):
             return f"expected to be caught, outcome {values['outcome']}"
-        if any(not s.exact for s in states):
+        if not exact:
             return None  # part of it is not predicted: the run itself must stay legal
         got = actual(values)
         if any(expected(s) == got for s in states):
@@ -161,10 +216,25 @@ def _table_matches(start: Victim, states: list[Victim], caught: bool = False) ->
         more = f" (or {len(states) - 1} other choices)" if len(states) > 1 else ""
         return f"expected {describe(expected(states[0]))}{more}; got {describe(got)}"
 
-    return accept
+    return Judged(accept, predicts=exact)
+
+
+@dataclass
+class Judged:
+    """An acceptance test that says whether it predicts the result (see `predicts`)."""
+
+    test: Accept
+    predicts: bool
+
+    def __call__(self, values: dict[str, Any]) -> str | None:
+        return self.test(values)
 
 
 def expect_values(**wanted: Any) -> Accept:
+    """The values named, as given (a dict: those of its keys). Nothing named is no test."""
+    if not wanted:
+        raise NoExpectation("expect_values() names nothing to expect")
+
     def accept(values: dict[str, Any]) -> str | None:
         for key, value in wanted.items():
             actual = values.get(key)

@@ -1,0 +1,55 @@
+"""Monsters: a conditional extra Treasure is tried with its condition holding and failing."""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.factories import monster_document
+from validator.checks import check_card, check_document
+from validator.engine import CardBase, ExtraTreasures, SetDocument
+
+
+def _card(core_set: SetDocument, name: str) -> CardBase:
+    return next(card for card in core_set.cards if card.name == name)
+
+
+def test_potted_plant_earns_its_extra_treasure_both_ways(core_set: SetDocument) -> None:
+    report = check_card(_card(core_set, "Potted Plant"), "munchkin-core")
+    assert report.verified, report.messages
+
+
+def _ignoring_conditions(original: Callable[..., Any]) -> Callable[..., Any]:
+    def effects_of(card: Any, effect_type: Any) -> Any:
+        found = original(card, effect_type)
+        if effect_type is ExtraTreasures:  # the planted bug: a conditional extra is ignored
+            return tuple(e for e in found if e.when is None)
+        return found
+
+    return effects_of
+
+
+def test_a_planted_bug_ignoring_a_conditional_extra_treasure_fails_the_card(
+    core_set: SetDocument, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from validator.engine import combat, state
+
+    monkeypatch.setattr(combat, "effects_of", _ignoring_conditions(state.effects_of))
+    report = check_card(_card(core_set, "Potted Plant"), "munchkin-core")
+    # Level 1, 1 Treasure, +1 for an Elf (its document): an Elf who kills it draws 2.
+    assert report.status == "fail" and not report.verified
+    assert (
+        "fail: the extra Treasures when its condition holds: treasures_drawn: expected 2, got 1"
+        in report.messages
+    )
+
+
+def test_an_extra_whose_condition_cannot_be_staged_is_not_counted() -> None:
+    # No fight can be arranged for a condition on the monster's own Level: the extra is never
+    # seen to pay, so it is not exercised.
+    document = monster_document(
+        effects=[{"type": "extra_treasures", "amount": 1, "when": {"level": {"min": 3}}}]
+    )
+    report = check_document(document, "test")
+    assert not report.verified
+    assert "warn: no generated check predicts extra_treasures yet" in report.messages
