@@ -2,7 +2,8 @@
 
 The figures written here come from the issue and the reference's README (second research pass);
 where ../shared/reference sits beside the checkout, each set file is also compared with it card
-by card. Without it (CI clones elsewhere) those comparisons are skipped."""
+by card. Without it those comparisons skip on a developer's clone, and fail in CI
+(tests/reference.py)."""
 
 from pathlib import Path
 from typing import Any
@@ -10,10 +11,10 @@ from typing import Any
 import pytest
 import yaml
 
+from tests import reference as shared_reference
 from tests.conftest import FIXTURE_SETS
+from tests.reference import reference_file
 from validator.engine import SetDocument, load_set_file
-
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference"
 
 # Cards per set: the first reference files' entries plus the names the second research pass
 # added (the issue: Super +18, Booty +1, SpongeBob +10; Impossible and core gained none).
@@ -41,9 +42,7 @@ def fixture(code: str) -> SetDocument:
 
 
 def reference(code: str) -> dict[str, Any]:
-    path = REFERENCE / f"{code}.yaml"
-    if not path.exists():
-        pytest.skip("shared/reference is not beside this checkout")
+    path = reference_file(f"{code}.yaml")
     document: dict[str, Any] = yaml.safe_load(path.read_text())
     return document
 
@@ -131,3 +130,14 @@ def test_the_second_research_pass_numbers_for_impossible() -> None:
     assert getattr(cards["Defective Defector"], "level") == 1  # noqa: B009 - a monster's stat
     assert getattr(cards["Super Spy"], "level") == 20  # noqa: B009
     assert cards["Super Spy"].copies == 1
+
+
+@pytest.mark.parametrize(("required", "outcome"), [(False, "Skipped"), (True, "Failed")])
+def test_a_missing_reference_skips_on_a_clone_and_fails_in_ci(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, required: bool, outcome: str
+) -> None:
+    monkeypatch.setattr(shared_reference, "REFERENCE", tmp_path / "no-reference")
+    monkeypatch.setattr(shared_reference, "REQUIRED", required)
+    with pytest.raises(BaseException) as caught:
+        reference_file("munchkin-core.yaml")
+    assert type(caught.value).__name__ == outcome

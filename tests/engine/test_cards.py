@@ -6,9 +6,11 @@ from typing import Any
 
 import jsonschema
 import pytest
+import yaml
 
 from tests.engine.conftest import monster
 from tests.factories import monster_document
+from tests.reference import reference_file
 from validator.engine.cards import (
     SCHEMA_PATH,
     CardDocumentError,
@@ -36,11 +38,7 @@ def test_core_set_has_every_reference_card(core_set: Any) -> None:
 
 
 def test_core_set_names_match_the_reference(core_set: Any) -> None:
-    import yaml
-
-    reference = Path(__file__).resolve().parents[3] / "shared" / "reference" / "munchkin-core.yaml"
-    if not reference.exists():
-        pytest.skip("shared/reference is not beside this checkout")
+    reference = reference_file("munchkin-core.yaml")
     expected = yaml.safe_load(reference.read_text())["cards"]
     ours = {c.name: c for c in core_set.cards}
     assert sorted(ours) == sorted(c["name"] for c in expected)
