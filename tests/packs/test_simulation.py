@@ -335,7 +335,7 @@ def thread_backend(settings: Any) -> None:
 def test_the_thread_backend_runs_tasks_and_keeps_their_results(thread_backend: None) -> None:
     good, bad = multiply.enqueue(6, 7), explode.enqueue()
     # enqueue hands back the result as queued, before any worker thread has touched it.
-    assert good.status == TaskResultStatus.READY and bad.status == TaskResultStatus.READY
+    assert (good.status, bad.status) == (TaskResultStatus.READY, TaskResultStatus.READY)
     assert good.started_at is None and good.worker_ids == []
     backend = task_backends["default"]
     wait_for(lambda: backend.get_result(good.id).is_finished)
