@@ -6,7 +6,7 @@ STAMP       := $(VENV)/.installed
 HOST        ?= 127.0.0.1
 PORT        ?= 8000
 
-.PHONY: run serve loadtest test setup lint typecheck pytest browser catalog check-catalog schema clean bench simulate scenarios
+.PHONY: run serve loadtest test setup lint typecheck pytest browser catalog check-catalog schema clean bench simulate scenarios mutants
 
 run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(PORT)
 	$(PY) manage.py migrate --no-input
@@ -65,6 +65,9 @@ bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(PY) manage.py bench_pack
 	$(PY) manage.py bench_proxies
 	$(BIN)/pytest tests/abuse -q  # each hostile request's CPU seconds and memory (issue 15)
+
+mutants: setup ## mutation testing of the rules engine: kill rates and every survivor (MUTANTS="--sample 50")
+	$(PY) -m validator.mutants $(MUTANTS)
 
 scenarios: setup ## run every scenario in fixtures/scenarios/ (no database needed)
 	$(PY) -m validator.engine.scenario fixtures/scenarios
