@@ -49,8 +49,8 @@ def test_the_hearing_is_verified_by_predicted_runs(hearing: CurseCard) -> None:
     report = check_card(hearing, "munchkin-super")
     assert report.status == "pass", report.messages
     assert report.verified
-    # Four plain victims and two more hands (5 and 2 cards).
-    assert report.scenarios_run == 6
+    # At least the four plain victims and two more hands (5 and 2 cards).
+    assert report.scenarios_run >= 6
 
 
 def test_throwing_one_card_too_few_fails_the_hearing(
