@@ -4,6 +4,8 @@ document.)"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
 import os
 import re
@@ -13,14 +15,16 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.hashers import identify_hasher
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from PIL import Image
 from rest_framework.test import APIClient
 
+from authoring.forms import check_art
 from authoring.models import CardScenario
 from authoring.scenarios import ScenarioNameError, scenario_create
 from catalog.models import Card, CardSet, Visibility
@@ -36,7 +40,7 @@ from prints import jobs as proxy_jobs
 from prints.jobs import ProxySelection, proxy_cards
 from prints.sheets import ProxyError
 from tests.authoring.test_scenarios import WINS
-from tests.conftest import CORE_SET
+from tests.conftest import CORE_SET, PASSWORD
 from tests.factories import monster_document
 from validator.engine import CardDocumentError
 
@@ -143,9 +147,36 @@ def test_cookies_are_secure_when_debug_is_off() -> None:
 
 def test_passwords_are_stored_as_django_hashes(alice: User) -> None:
     alice.refresh_from_db()
-    assert "correct-horse" not in alice.password
-    assert identify_hasher(alice.password).algorithm
-    assert alice.check_password("correct-horse-battery-9")
+    assert PASSWORD not in alice.password
+    assert alice.check_password(PASSWORD)
+    assert not alice.check_password(PASSWORD + "x")
+
+
+def test_the_site_hashes_passwords_with_pbkdf2() -> None:
+    # The site's own hashers, not the fast one the tests use (tests/conftest.py): a password set
+    # in a process on the embedded settings, then recomputed here with hashlib alone.
+    code = (
+        "import django\ndjango.setup()\nfrom django.contrib.auth.models import User\n"
+        "user = User(username='someone')\nuser.set_password('correct-horse-battery-9')\n"
+        "print(user.password)\n"
+    )
+    bare = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**bare, "DJANGO_SETTINGS_MODULE": "cardsite.settings"},
+    )
+    assert result.returncode == 0, result.stderr
+    algorithm, iterations, salt, digest = result.stdout.strip().split("$")
+    assert algorithm == "pbkdf2_sha256"
+    # OWASP's password storage cheat sheet asks at least 600,000 rounds of PBKDF2-HMAC-SHA256.
+    assert int(iterations) >= 600_000
+    expected = hashlib.pbkdf2_hmac(
+        "sha256", b"correct-horse-battery-9", salt.encode(), int(iterations)
+    )
+    assert base64.b64decode(digest) == expected
 
 
 # --------------------------------------------------------------------------------------------
@@ -216,11 +247,66 @@ def test_search_pages_hold_at_most_60_cards_and_page_numbers_are_bounded(
     assert "pages" in huge.content.decode()
 
 
-def test_art_limits_are_settings_and_pillow_guards_with_them() -> None:
-    assert settings.ART_MAX_BYTES == 2 * 1024 * 1024
-    assert settings.ART_MAX_PIXELS == 16_000_000
-    assert settings.ART_FORMATS == ("PNG", "JPEG", "WEBP")
-    assert Image.MAX_IMAGE_PIXELS == settings.ART_MAX_PIXELS
+def _upload(image: Image.Image, fmt: str = "PNG") -> SimpleUploadedFile:
+    buffer = io.BytesIO()
+    image.save(buffer, fmt)
+    return SimpleUploadedFile(f"art.{fmt.lower()}", buffer.getvalue())
+
+
+def _art_refusal(upload: SimpleUploadedFile) -> str:
+    try:
+        check_art(upload)
+    except ValidationError as exc:
+        return " ".join(exc.messages)
+    return ""
+
+
+# The limits docs/security.md gives for card art: 2 MB, 16,000,000 pixels, PNG/JPEG/WebP, and
+# Pillow's decompression-bomb guard at the pixel limit. (Mode "1" keeps the big images small.)
+def test_art_is_held_to_2_mb() -> None:
+    two_mb = 2 * 1024 * 1024
+    over = SimpleUploadedFile("art.png", b"\x89PNG" + b"\0" * (two_mb - 3))
+    assert _art_refusal(over) == "art is limited to 2048 KB"
+    noise = Image.frombytes("RGB", (830, 830), os.urandom(830 * 830 * 3))  # ~2.07 MB raw
+    under = _upload(noise)
+    assert 2_000_000 < len(under.read()) <= two_mb  # random pixels do not compress
+    under.seek(0)
+    assert _art_refusal(under) == ""
+
+
+def test_art_is_held_to_16_million_pixels() -> None:
+    assert _art_refusal(_upload(Image.new("1", (4000, 4000)))) == ""
+    with pytest.warns(Image.DecompressionBombWarning):  # Pillow's guard, at the same limit
+        refusal = _art_refusal(_upload(Image.new("1", (4000, 4001))))
+    assert refusal == "art is limited to 16,000,000 pixels (4000x4001 given)"
+
+
+def test_pillow_refuses_to_open_twice_the_pixel_limit() -> None:
+    # Pillow's own guard (89 million pixels by default) would open either of these.
+    buffer = io.BytesIO()
+    Image.new("1", (6000, 6000)).save(buffer, "PNG")
+    with pytest.raises(Image.DecompressionBombError):
+        Image.open(io.BytesIO(buffer.getvalue()))
+    buffer = io.BytesIO()
+    Image.new("1", (4500, 4500)).save(buffer, "PNG")
+    with pytest.warns(Image.DecompressionBombWarning):
+        Image.open(io.BytesIO(buffer.getvalue())).close()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "refused"),
+    [
+        ("PNG", False),
+        ("JPEG", False),
+        ("WEBP", False),
+        ("GIF", True),
+        ("BMP", True),
+        ("TIFF", True),
+    ],
+)
+def test_art_formats_are_png_jpeg_and_webp(fmt: str, refused: bool) -> None:
+    message = _art_refusal(_upload(Image.new("RGB", (40, 60)), fmt))
+    assert message == (f"art must be PNG, JPEG, WEBP, not {fmt}" if refused else "")
 
 
 def test_a_user_has_a_bounded_number_of_sets_and_cards(
