@@ -275,13 +275,18 @@ def test_art_is_checked_by_pillow(
 def test_art_over_the_byte_limit_is_refused(
     as_alice: Client, her_set: CardSet, settings: Any
 ) -> None:
-    settings.ART_MAX_BYTES = 1000
-    data = form_data(monster_document(), art=_image("PNG", (200, 200)))
-    data["art"].seek(0)
-    Image.effect_noise((200, 200), 100).save(data["art"], "PNG")  # noise does not compress
-    data["art"].seek(0)
-    response = as_alice.post(f"/author/sets/{her_set.code}/add-card/", data)
-    assert "art is limited to 0 KB" in response.content.decode()
+    settings.ART_MAX_BYTES = 4 * 1024
+    noise = io.BytesIO()
+    Image.effect_noise((200, 200), 100).save(noise, "PNG")  # noise does not compress
+    assert len(noise.getvalue()) > 4 * 1024
+    noise.seek(0)
+    noise.name = "art.png"
+    response = as_alice.post(
+        f"/author/sets/{her_set.code}/add-card/", form_data(monster_document(), art=noise)
+    )
+    assert response.status_code == 400
+    assert "art is limited to 4 KB" in response.content.decode()
+    assert not Card.everything.exists()
 
 
 @pytest.mark.django_db
