@@ -21,13 +21,18 @@ def proxies_page(page: Page, live_server: LiveServer) -> Page:
     return page
 
 
-def preview_size(page: Page) -> tuple[int, int]:
+def preview_size(page: Page, replacing: str = "") -> tuple[int, int, str]:
+    """The preview's pixel size and address, once an image other than `replacing` (the one
+    shown before a change) is in place and decoded: the old one's size is never read."""
     page.wait_for_function(
-        "() => { const i = document.getElementById('proxy-preview');"
-        " return !i.hidden && i.complete && i.naturalWidth > 0; }"
+        "old => { const i = document.getElementById('proxy-preview');"
+        " return !i.hidden && i.src !== '' && i.src !== old; }",
+        arg=replacing,
     )
-    size = page.get_by_test_id("proxy-preview").evaluate("i => [i.naturalWidth, i.naturalHeight]")
-    return int(size[0]), int(size[1])
+    size = page.get_by_test_id("proxy-preview").evaluate(
+        "async i => { await i.decode(); return [i.naturalWidth, i.naturalHeight, i.src]; }"
+    )
+    return int(size[0]), int(size[1]), str(size[2])
 
 
 def test_the_preview_follows_the_options(proxies_page: Page) -> None:
@@ -35,11 +40,11 @@ def test_the_preview_follows_the_options(proxies_page: Page) -> None:
     page.get_by_label("Munchkin", exact=True).check()
     preview = page.get_by_test_id("proxy-preview")
     expect(preview).to_have_attribute("data-query", re.compile(r"sets=munchkin-core"))
-    width, height = preview_size(page)
+    width, height, portrait = preview_size(page)
     assert width < height  # A4 portrait
     page.get_by_label("Orientation").select_option("landscape")
     expect(preview).to_have_attribute("data-query", re.compile(r"orientation=landscape"))
-    width, height = preview_size(page)
+    width, height, _ = preview_size(page, replacing=portrait)
     assert width > height
 
 
@@ -55,7 +60,7 @@ def test_preview_errors_are_text_beside_it_and_clear_when_fixed(proxies_page: Pa
     expect(page.get_by_test_id("proxy-preview")).to_be_hidden()
     page.get_by_label("Or these cards").fill("Net Troll")
     expect(errors).to_have_count(0)
-    width, height = preview_size(page)
+    width, height, _ = preview_size(page)
     assert width < height
     expect(status).to_have_text("")
 
@@ -70,14 +75,14 @@ def test_no_preview_address_carries_the_csrf_token(proxies_page: Page) -> None:
 
     page.on("request", seen)
     page.get_by_label("Munchkin", exact=True).check()
-    preview_size(page)
+    _, _, a4 = preview_size(page)
     page.locator("#id_paper").select_option("letter")
     expect(page.get_by_test_id("proxy-preview")).to_have_attribute(
         "data-query", re.compile("paper=letter")
     )
     page.get_by_test_id("update-preview").click()  # the button for readers without scripts
     expect(page.get_by_role("heading", level=1)).to_have_text("Printable proxies")
-    preview_size(page)
+    preview_size(page, replacing=a4)
     previews = [url for url in asked if "preview.png" in url]
     assert len(previews) >= 3, asked
     assert not any("csrfmiddlewaretoken" in url for url in [*asked, page.url]), asked
