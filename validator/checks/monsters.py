@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from validator.checks.oracle import Seat, Victim, _bonus, _gold, _holds, predict
-from validator.checks.references import RAGE, _token, _traits
+from validator.checks.references import FAMINE, OGRE, RAGE, _token, _traits
 from validator.checks.runner import (
+    Accept,
     CheckContext,
     _caught,
     _ended_without_kill,
@@ -205,6 +206,7 @@ def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
                 covers=[Strength],
             )
     _kill_checks(ctx, card)
+    _help_checks(ctx, card, base)
     for effect in card.effects:
         check = MONSTER_EFFECT_CHECKS.get(type(effect))
         if check is not None:
@@ -314,11 +316,77 @@ def _kill_run(
     )
 
 
+# Effects that change who fights, or how, beyond what the help checks stage.
+_NOT_PLAIN = (LevelOnly, IgnoreLevel, RefusesCombat, BeforeCombat, NoHelp, MayDecline)
+
+
+def _help_checks(ctx: CheckContext, card: MonsterCard, strength: int) -> None:
+    """A plain kill with a helper, and the fight's own rules around it: the helper's Level
+    counts, one Treasure goes to the helper as agreed and the rest to the fighter, face up;
+    the fighter cannot help themself; an enhancer cannot take the Treasure below none. Only
+    for a monster with nothing conditional (its rewards then follow from its stats alone)."""
+    if any(isinstance(e, _NOT_PLAIN) or e.when is not None for e in card.effects):
+        return
+    if any(isinstance(e, ExtraLevels | ExtraTreasures | Strength) for e in card.effects):
+        return
+    if strength >= 33:
+        return  # the Gauntlet (+30) and a Level 2 helper would not win
+    name = card.name
+    treasures = card.treasures or 0
+    won = min(10, 1 + (card.levels_gained or 0))
+    fight = {"fighter": "Hero", "monsters": [name]}
+    hero = _player("Hero", 1, in_play=["Validator Gauntlet"])
+    players = [hero, _player("Rival", 2)]
+    with ctx.together(["help"]):
+        ctx.run(
+            "a helper's Level counts, and one Treasure is theirs",
+            {
+                "players": players,
+                "combat": fight,
+                "steps": [{"help": "Rival", "treasures": 1}, {"resolve": True}],
+                "expect": {"treasures_face_up": True},
+            },
+            expect_values(
+                outcome="won",
+                fighter_strength=1 + 30 + 2,
+                treasures_drawn=treasures,
+                levels={"Hero": won, "Rival": 2},
+                hand_sizes={"Hero": max(0, treasures - 1), "Rival": min(1, treasures)},
+            ),
+        )
+        ctx.run(
+            "the fighter cannot help themself",
+            {
+                "players": players,
+                "combat": fight,
+                "steps": [{"help": "Hero"}],
+                "expect": {"error": "help", "fighter_strength": 31},
+            },
+        )
+        ctx.run(
+            "an enhancer takes its Treasure down to none, never below",
+            {
+                "players": [hero, _player("Rival", 2, hand=[FAMINE])],
+                "combat": fight,
+                "steps": [{"play": FAMINE, "by": "Rival", "on": name}, {"resolve": True}],
+            },
+            expect_values(
+                outcome="won", treasures_drawn=0, levels={"Hero": won}, hand_sizes={"Hero": 0}
+            ),
+        )
+
+
 def _monster_treasures(card: MonsterCard, fight: Fight, level: int) -> int:
     return (card.treasures or 0) + sum(
         e.amount
         for e in card.effects
         if isinstance(e, ExtraTreasures) and (e.when is None or _fight_holds(e.when, fight, level))
+    )
+
+
+def _ended_with_kill(level: int, treasures: int, hand: int) -> Accept:
+    return expect_values(
+        outcome="won", levels={"Hero": level}, treasures_drawn=treasures, hand_sizes={"Hero": hand}
     )
 
 
@@ -353,6 +421,18 @@ def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) 
     fought = _arrange(effect.when, False)
     if fought is None:
         return  # no fight it accepts can be staged: the refusal stays unexercised
+    if effect.treasures:
+        # Joining a fight with the Ogre (2 Treasures, 1 level), killed: what the refusal pays
+        # comes too.
+        ctx.run(
+            "it leaves a fight it refuses; the other monster is killed",
+            {
+                "players": [refused.hero(1, ["Validator Gauntlet"], hand=hand), _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE, card.name]},
+                "steps": [{"resolve": True}],
+            },
+            _ended_with_kill(2, 2 + effect.treasures, hand=len(hand) + 2 + effect.treasures),
+        )
     ctx.run(
         "it fights anyone else",
         {

@@ -77,6 +77,15 @@ REFERENCE_DOCUMENTS: list[dict[str, Any]] = [
         "treasures": 0,
         "encoding": _FULL,
     },
+    # Takes any monster's Treasure down to none (never below: the rules pay no debt).
+    {
+        "name": "Validator Famine",
+        "deck": "door",
+        "kind": "monster_enhancer",
+        "strength": 0,
+        "treasures": -10,
+        "encoding": _FULL,
+    },
     {
         "name": "Validator Door",
         "deck": "door",
@@ -186,6 +195,7 @@ STRANGER = ("race", "validator stranger")
 OGRE = "Validator Ogre"
 IMP = "Validator Imp"
 RAGE = "Validator Rage"
+FAMINE = "Validator Famine"
 
 # The oracle reads an item's slot, bonus, Gold, size and tags from its document, never from
 # the engine; the tokens made for a tag join these as they are made.
