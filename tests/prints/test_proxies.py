@@ -1,9 +1,11 @@
 """Printable proxy sheets: every test reads the PDF back (pdfplumber) or rasterises it
 (pypdfium2) and measures what a printer would get.
 
-The reference image of `test_page_matches_the_stored_reference` is regenerated with
-`python -m tests.prints.test_proxies --write-reference` (after a deliberate change of the
-faces or the layout; look at the new PNG before keeping it).
+The reference image of `test_page_matches_the_stored_reference` (tests/prints/references/,
+committed) is regenerated only by hand, with
+`python -m tests.prints.write_reference`, after a deliberate change of the
+faces or the layout: look at the new PNG (each card's name, Level and Treasures legible, the
+two cards side by side) before committing it. The test never writes it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import itertools
-import sys
+import math
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +23,7 @@ import pdfplumber
 import pypdfium2
 import pytest
 from django.core.management import CommandError, call_command
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageFilter, ImageStat
 from rest_framework.test import APIClient
 
 from prints import proxies
@@ -50,8 +52,9 @@ from validator.engine import CardBase, SetDocument, document_hash, dump_card, pa
 PT_PER_MM = 72 / 25.4
 TOLERANCE_MM = 0.1
 REFERENCES = Path(__file__).resolve().parent / "references"
-REFERENCE_PAGE = REFERENCES / "proxy-page-40dpi.png"
-REFERENCE_DPI = 40
+REFERENCE_PAGE = REFERENCES / "proxy-page-100dpi.png"
+# Enough for a face's numbers to be a few dozen pixels each: a wrong Level shows.
+REFERENCE_DPI = 100
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -134,6 +137,16 @@ def mean_difference(a: Image.Image, b: Image.Image) -> list[float]:
     width, height = min(a.width, b.width), min(a.height, b.height)
     diff = ImageChops.difference(a.crop((0, 0, width, height)), b.crop((0, 0, width, height)))
     return [float(value) for value in ImageStat.Stat(diff).mean]
+
+
+def pixels_astray(a: Image.Image, b: Image.Image, tolerance: int = 48) -> int:
+    """How many pixels of `a` fall outside the range of `b`'s 3 x 3 neighbourhood, widened by
+    `tolerance`, in any channel: anti-aliasing and a one-pixel shift of an edge stay inside, a
+    glyph or line that is not in `b` does not."""
+    low = b.filter(ImageFilter.MinFilter(3))
+    high = b.filter(ImageFilter.MaxFilter(3))
+    worst = ImageChops.lighter(ImageChops.subtract(low, a), ImageChops.subtract(a, high))
+    return sum(worst.convert("L").histogram()[tolerance:])
 
 
 def close(a: float, b: float, tolerance: float = TOLERANCE_MM) -> bool:
@@ -567,17 +580,43 @@ def test_parse_size() -> None:
 # --- pixels: a stored reference, and the preview --------------------------------------------
 
 
-def reference_page() -> Image.Image:
-    _, _, content = ProxySheetExporter().render(cards=reference_cards(), options=REFERENCE_OPTIONS)
+def reference_page(cards: list[ProxyCard] | None = None) -> Image.Image:
+    _, _, content = ProxySheetExporter().render(
+        cards=cards or reference_cards(), options=REFERENCE_OPTIONS
+    )
     return rasterise(content, 0, REFERENCE_DPI)
 
 
+# At most this many pixels astray either way (0.01% of the page): room for a rasteriser's
+# rounding, none for a changed number (a Level 4 drawn as 5 puts ~40 astray).
+ASTRAY_AT_MOST = 20
+
+
+def assert_matches_reference(page: Image.Image, reference: Image.Image) -> None:
+    # The page's size at REFERENCE_DPI, by arithmetic from its millimetres (pdfium rounds up).
+    width_mm, height_mm = 140, 100  # custom 100 x 140 mm, landscape
+    expected = (
+        math.ceil(width_mm / 25.4 * REFERENCE_DPI),
+        math.ceil(height_mm / 25.4 * REFERENCE_DPI),
+    )
+    assert page.size == reference.size == expected
+    assert max(mean_difference(page, reference)) < 2.0
+    astray = (pixels_astray(page, reference), pixels_astray(reference, page))
+    assert max(astray) <= ASTRAY_AT_MOST, astray
+
+
 def test_page_matches_the_stored_reference() -> None:
-    page = reference_page()
     reference = Image.open(REFERENCE_PAGE).convert("RGB")
-    assert page.size == reference.size
-    difference = mean_difference(page, reference)
-    assert max(difference) < 2.0, difference
+    assert_matches_reference(reference_page(), reference)
+
+
+def test_the_reference_comparison_sees_a_wrong_number() -> None:
+    # The same page with the Ogre at Level 5 instead of 4 must not pass as the reference.
+    reference = Image.open(REFERENCE_PAGE).convert("RGB")
+    ogre = parse_card(monster_document("Reference Ogre", level=5))
+    page = reference_page([proxy(ogre, "test-set", 1), reference_cards()[1]])
+    with pytest.raises(AssertionError):
+        assert_matches_reference(page, reference)
 
 
 def test_preview_matches_the_pdf(core_cards: list[ProxyCard]) -> None:
@@ -639,32 +678,6 @@ def test_second_export_renders_no_face(
     assert calls == []
     assert progress == [(8, 8)]
     assert second == first  # deterministic: the same cards and options, the same bytes
-
-
-# --- the reference image's helper ---------------------------------------------------------------
-
-
-def _write_reference() -> None:
-    import os
-    import tempfile
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
-    import django
-    from django.conf import settings
-
-    with tempfile.TemporaryDirectory() as faces:
-        os.environ["FACE_CACHE_DIR"] = faces
-        django.setup()
-        assert str(Path(faces).resolve()) in str(settings.CACHES)  # a scratch face cache
-        REFERENCES.mkdir(exist_ok=True)
-        reference_page().save(REFERENCE_PAGE, optimize=True)
-    print(f"wrote {REFERENCE_PAGE}")
-
-
-if __name__ == "__main__":
-    if sys.argv[1:] != ["--write-reference"]:
-        sys.exit("usage: python -m tests.prints.test_proxies --write-reference")
-    _write_reference()
 
 
 # --- ink-saving faces ---------------------------------------------------------------------------
