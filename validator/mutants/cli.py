@@ -13,6 +13,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from validator.mutants.operators import OPERATORS, RULES_MODULES, Mutant, rules_mutants
+from validator.mutants.planted import PLANTED, planted_mutant
 from validator.mutants.report import (
     VALIDATOR_BUDGET,
     WITH_SCENARIOS_BUDGET,
@@ -50,6 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"only this kind of mutation (repeatable): {', '.join(OPERATORS)}",
     )
     parser.add_argument("--mutant", action="append", metavar="ID", help="only this mutant")
+    parser.add_argument(
+        "--planted",
+        action="append",
+        choices=sorted(PLANTED),
+        metavar="NAME",
+        help=f"a named bug planted by hand (repeatable): {', '.join(sorted(PLANTED))}",
+    )
     parser.add_argument("--sample", type=int, metavar="N", help="a random sample of N mutants")
     parser.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
     parser.add_argument(
@@ -72,6 +80,8 @@ def _select(args: argparse.Namespace) -> list[Mutant]:
     modules = tuple(args.module) if args.module else RULES_MODULES
     operators = frozenset(args.operator) if args.operator else None
     mutants = [m for m in rules_mutants(modules) if operators is None or m.operator in operators]
+    if args.planted:
+        return [planted_mutant(name) for name in args.planted]
     if args.mutant:
         known = {m.id: m for m in mutants}
         missing = [i for i in args.mutant if i not in known]
@@ -143,10 +153,10 @@ def run(args: argparse.Namespace) -> int:
         mutants, suite, reach, workers=args.workers, timeout=timeout, on_done=done
     )
     bar.close()
-    sampled = bool(args.sample or args.mutant or args.module or args.operator)
+    sampled = bool(args.sample or args.mutant or args.planted or args.module or args.operator)
     report = Report(outcomes, explanations, sampled, time.monotonic() - started, args.workers)
     print(report.text(diffs=not args.no_diffs))
-    if args.mutant:
+    if args.mutant or args.planted:
         for outcome in outcomes:
             print(f"\n{outcome.mutant.id}: {outcome.status} {outcome.phase}")
             for failure in outcome.failures:
