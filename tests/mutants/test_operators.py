@@ -6,6 +6,7 @@ import pytest
 from validator.mutants.operators import (
     RULES_MODULES,
     TEXT_RENDERING_MODULES,
+    Mutant,
     module_source,
     mutants_of_module,
     rules_mutants,
@@ -13,11 +14,11 @@ from validator.mutants.operators import (
 
 
 @pytest.fixture(scope="module")
-def mutants() -> list:
+def mutants() -> list[Mutant]:
     return list(rules_mutants())
 
 
-def test_every_mutant_compiles_and_changes_only_its_span(mutants: list) -> None:
+def test_every_mutant_compiles_and_changes_only_its_span(mutants: list[Mutant]) -> None:
     assert len(mutants) > 500  # eleven rules modules: every comparison alone is hundreds
     # A fixed sample: parsing a whole module twice per mutant for all of them takes minutes.
     for mutant in random.Random(19).sample(mutants, 150):
@@ -30,7 +31,7 @@ def test_every_mutant_compiles_and_changes_only_its_span(mutants: list) -> None:
         assert ast.dump(ast.parse(source)) != ast.dump(ast.parse(module_source(mutant.module)))
 
 
-def test_ids_are_unique_and_stable(mutants: list) -> None:
+def test_ids_are_unique_and_stable(mutants: list[Mutant]) -> None:
     ids = [m.id for m in mutants]
     assert len(ids) == len(set(ids))
     again = [m.id for m in rules_mutants()]
@@ -88,7 +89,7 @@ def test_the_escape_roll_has_its_off_by_one_mutant() -> None:
     assert found and all(m.mutated == "(total > ESCAPE_ROLL)" for m in found)
 
 
-def test_each_operator_family_is_used(mutants: list) -> None:
+def test_each_operator_family_is_used(mutants: list[Mutant]) -> None:
     used = {m.operator for m in mutants}
     assert used == {
         "compare",
