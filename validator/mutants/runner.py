@@ -16,6 +16,7 @@ import select
 import signal
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,7 +74,12 @@ def _silence() -> None:
 def _child(work: Callable[[int], None]) -> tuple[int, int]:
     """Fork; the child runs `work(pipe)` and exits without returning. Returns (pid, read fd)."""
     read, write = os.pipe()
-    pid = os.fork()
+    with warnings.catch_warnings():
+        # Python warns when forking a process with other threads. The mutation run starts none;
+        # under a test runner, the others are native pools of imported libraries, and the child
+        # runs only the engine and the checks, then leaves with os._exit.
+        warnings.filterwarnings("ignore", "This process .* is multi-threaded", DeprecationWarning)
+        pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child, which never returns
         os.close(read)
         status = 0

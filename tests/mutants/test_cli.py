@@ -1,0 +1,63 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from validator.mutants.cli import main
+from validator.mutants.operators import mutants_of_module
+from validator.mutants.report import Explanation, Figures, SurvivorsFileError, load_explanations
+from validator.mutants.runner import Outcome
+
+
+def test_a_fixed_sample_of_mutants_is_killed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CI's share of the mutation run: 12 mutants drawn with seed 2, each killed (or its
+    survival explained in survivors.yaml), nothing that could not be planted."""
+    report = tmp_path / "report.json"
+    status = main(["--sample", "12", "--seed", "2", "--no-progress", "--json", str(report)])
+    data = json.loads(report.read_text())
+    unexplained = [
+        m["id"] for m in data["mutants"] if m["status"] == "survived" and m["explanation"] is None
+    ]
+    assert unexplained == [], capsys.readouterr().out
+    assert data["summary"]["mutants"] == 12 and data["summary"]["errors"] == 0
+    assert status == 0
+
+
+def test_an_unknown_mutant_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--mutant", "turn:nowhere:compare:00000000"])
+    assert exit_info.value.code == 2
+    assert "no mutant turn:nowhere:compare:00000000" in capsys.readouterr().err
+
+
+def test_the_survivors_file_is_checked(tmp_path: Path) -> None:
+    path = tmp_path / "survivors.yaml"
+    path.write_text("- {id: a, kind: harmless, why: because}\n")
+    with pytest.raises(SurvivorsFileError, match="entry 1: kind 'harmless' is not one of"):
+        load_explanations(path)
+    path.write_text("- {id: a, kind: equivalent, why: x}\n- {id: a, kind: equivalent, why: y}\n")
+    with pytest.raises(SurvivorsFileError, match="entry 2: a is explained twice"):
+        load_explanations(path)
+    path.write_text("- {id: a, kind: unobservable, why: no card does it}\n")
+    assert load_explanations(path) == {"a": Explanation("unobservable", "no card does it")}
+
+
+def test_kill_rates_count_every_mutant_and_a_hang_for_the_run_that_hung() -> None:
+    mutant = mutants_of_module("runaway")[0]
+    figures = Figures()
+    for status, phase in [
+        ("killed", "validator"),
+        ("killed", "validator"),
+        ("killed by scenarios", "scenarios"),
+        ("timed out", "validator"),
+        ("timed out", "scenarios"),
+        ("survived", ""),
+        ("survived", ""),
+        ("error", ""),
+    ]:
+        figures.add(Outcome(mutant, status, phase=phase))
+    # 8 mutants: the validator caught 2 kills + 1 hang; with scenarios 1 kill + 1 hang more.
+    assert figures.validator_rate == 3 / 8
+    assert figures.rate == 5 / 8
