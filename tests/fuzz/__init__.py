@@ -112,21 +112,61 @@ def mutate(document: Any, data: st.DataObject, *, nan: bool = False, rounds: int
     return result
 
 
-_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+# Where in a text an error is, when it is no place of a document: "line 3", "position 17"...
+_IN_TEXT = re.compile(r"\b(line|column|position|char) \d+")
+# The document was not given (a text, or bytes, was read).
+NO_DOCUMENT: Any = object()
 
 
-def names_something(error: DocumentError) -> bool:
-    """An error names where it is: a path, or (for the document as a whole) a quoted term or
-    a key in its message."""
-    if error.path.strip():
+def _places(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """Every place of a document as the engine writes paths ("sets[0].cards[2].name"), with
+    what is there."""
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _places(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _places(item, f"{path}[{index}]")
+
+
+def _scalars(value: Any) -> Iterator[str]:
+    """Every key and scalar value of a document, as text."""
+    for _, item in _places(value):
+        if isinstance(item, dict):
+            yield from (str(key) for key in item)
+        elif not isinstance(item, list):
+            yield str(item)
+
+
+def names_something(error: DocumentError, document: Any = NO_DOCUMENT) -> bool:
+    """An error names where it is. With the `document` it was about: its path is a place of
+    that document, or a key missing from a mapping of it; an error about the document as a
+    whole quotes one of its keys or values, or the document is not a mapping at all. Without
+    it (a text was read): a path, a line, or a position in the text."""
+    if error.line or _IN_TEXT.search(error.message):
         return True
-    message = error.message.strip()
-    return bool(message) and (bool(_QUOTED.search(message)) or bool(re.search(r"\w", message)))
+    if document is NO_DOCUMENT:
+        return bool(error.path.strip())
+    if not isinstance(document, dict):
+        return True  # not a mapping at all: the error is about the document itself
+    places = dict(_places(document))
+    if error.path:  # a key may be any text, blank ones too
+        if error.path in places:
+            return True
+        # A key missing from a mapping: its parent is a mapping of the document.
+        parent, _, _ = error.path.rpartition(".")
+        if "." not in error.path:
+            return True  # a key of the document itself, which is a mapping
+        return isinstance(places.get(parent), dict)
+    quoted = {a or b for a, b in _QUOTED.findall(error.message)}
+    return bool(quoted & set(_scalars(document)))
 
 
-def assert_names_paths(errors: list[DocumentError], what: str) -> None:
+def assert_names_paths(errors: list[DocumentError], what: str, document: Any = NO_DOCUMENT) -> None:
     assert errors, f"{what}: rejected with no errors"
     for error in errors:
         assert isinstance(error.path, str) and isinstance(error.message, str), error
         assert error.message.strip(), f"{what}: an error with no message: {error!r}"
-        assert names_something(error), f"{what}: an error names no path or term: {error!r}"
+        assert names_something(error, document), f"{what}: an error names no place: {error!r}"

@@ -30,7 +30,7 @@ def _parse_or_name_errors(document: Any) -> None:
     try:
         card = parse_card(document)
     except CardDocumentError as exc:
-        assert_names_paths(exc.errors, "parse_card")
+        assert_names_paths(exc.errors, "parse_card", document)
         assert str(exc) and exc.lines()
     else:
         # What parses dumps and parses back to the same card.

@@ -12,9 +12,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORE_SET, REPO
-from tests.fuzz import assert_names_paths, json_values, load_core_catalog, mutate
+from tests.fuzz import (
+    assert_names_paths,
+    json_values,
+    load_core_catalog,
+    mutate,
+    names_something,
+)
 from validator.engine import (
     CardDocumentError,
+    DocumentError,
     PackError,
     RuleViolation,
     ScenarioError,
@@ -57,12 +64,12 @@ def test_mutated_scenarios_are_refused_with_a_path(
     try:
         parsed = parse_scenario(document, source="fuzz.yaml")
     except (ScenarioError, CardDocumentError) as exc:
-        assert_names_paths(exc.errors, "parse_scenario")
+        assert_names_paths(exc.errors, "parse_scenario", document)
         return
     try:
         result = run_scenario(parsed, source="fuzz.yaml", library=LIBRARY)
     except ScenarioError as exc:
-        assert_names_paths(exc.errors, "run_scenario")
+        assert_names_paths(exc.errors, "run_scenario", document)
     except RuleViolation as exc:  # a table the rules refuse (the API answers 400 for it)
         assert str(exc)
     else:
@@ -100,7 +107,8 @@ def test_the_scenario_api_never_fails(
         assert body["object"] == "error" and body["errors"], body
         for error in body["errors"]:
             assert error["message"], body
-            assert error["path"] or error["message"], body
+            named = DocumentError(error["path"] or "", error["message"], error.get("line"))
+            assert names_something(named, document), body
 
 
 # --------------------------------------------------------------------------------------------
@@ -139,7 +147,7 @@ def _parse_or_name_paths(data: Any) -> bool:
     try:
         parse_pack(data, source="fuzz.json")
     except PackError as exc:
-        assert_names_paths(exc.errors, "parse_pack")
+        assert_names_paths(exc.errors, "parse_pack", data)
         assert str(exc)
         return False
     return True
