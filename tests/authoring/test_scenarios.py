@@ -30,7 +30,6 @@ from tests.conftest import CORE_SET
 from tests.factories import monster_document
 from validator.engine import CardDocumentError
 
-
 WINS = """\
 name: Aric beats the Test Ogre
 players:
