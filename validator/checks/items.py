@@ -309,6 +309,21 @@ def _force_help_check(
                 "expect": {"error": "forces", "fighter_strength": 3},
             },
         )
+        forbidden = sorted(_traits([card.not_usable_by]) if card.not_usable_by else [])
+        if forbidden:
+            # On the table of a character it forbids, it gives no bonus and forces no one.
+            ctx.run(
+                "a character it forbids forces no one",
+                {
+                    "players": [
+                        _player("Hero", 3, in_play=[*_trait_names(forbidden[:1]), card.name]),
+                        rival,
+                    ],
+                    "combat": fight,
+                    "steps": forced,
+                    "expect": {"error": "forces", "fighter_strength": 3},
+                },
+            )
         ctx.run(
             "never forced into a fight for the win",
             {

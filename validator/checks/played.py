@@ -51,6 +51,7 @@ from validator.engine import (
     DrawTreasures,
     EffectBase,
     ExtraCharacterCard,
+    GainLevels,
     KillMonster,
     Mate,
     OneShotCard,
@@ -175,30 +176,48 @@ def _outcomes_check(ctx: CheckContext, source: Source, outcomes: Sequence[Effect
     target = "Third" if any(isinstance(e, StealLevel) for e in walked) else None
     takes = any(isinstance(e, TakeFromDiscard) for e in walked)
     faces = sorted({o.min for e in walked if isinstance(e, Roll) for o in e.outcomes}) or [3]
-    players = [
-        _player("Hero", 3, in_play=source.table(), hand=source.hand()),
-        _player("Rival", 5, in_play=["Validator Stranger", *OUTCOME_TABLE[0].items]),
-        _player("Third", 4),
-    ]
-    steps = [
-        {"discard_card": "Validator Stranger", "by": "Rival"},
-        source.step(on=target),
-        *([{"play": "Validator Stranger", "by": "Hero"}] if takes else []),
-    ]
-    for face in faces:
-        victim = Victim(3, [], 0, set(), others=[s.copy() for s in OUTCOME_TABLE])
-        victim.discard, victim.target = [STRANGER], target
-        states = predict(outcomes, victim, face)
-        for state in states:
-            if takes and STRANGER not in state.discard:
-                state.doors -= 1  # the Race card taken is then played
-                state.traits.add(STRANGER)
-        ctx.run(
-            f"{source.label}, die {face}",
-            {"players": players, "steps": steps, "dice": [face]},
-            _table_matches(victim, states),
-            covers=_kinds(outcomes) if all(_predictable(e) for e in outcomes) else [],
-        )
+    # A card that raises its user is also used at Level 9, where no card gives the winning level.
+    raises = any(isinstance(e, GainLevels | StealLevel) for e in walked)
+    for level in [3, 9] if raises else [3]:
+        players = [
+            _player("Hero", level, in_play=source.table(), hand=source.hand()),
+            _player("Rival", 5, in_play=["Validator Stranger", *OUTCOME_TABLE[0].items]),
+            _player("Third", 4),
+        ]
+        steps = [
+            {"discard_card": "Validator Stranger", "by": "Rival"},
+            source.step(on=target),
+            *([{"play": "Validator Stranger", "by": "Hero"}] if takes else []),
+        ]
+        for face in faces:
+            victim = Victim(level, [], 0, set(), others=[s.copy() for s in OUTCOME_TABLE])
+            victim.discard, victim.target = [STRANGER], target
+            states = predict(outcomes, victim, face)
+            for state in states:
+                if takes and STRANGER not in state.discard:
+                    state.doors -= 1  # the Race card taken is then played
+                    state.traits.add(STRANGER)
+            refused = level == 9 and target is not None
+            if refused:
+                # Taking a level at Level 9 would be the winning one: the card is refused, still
+                # in the hand, and the table stays as it was.
+                kept = victim.copy()
+                if source.ability is None and source.card.deck == "treasure":
+                    kept.hand += 1
+                elif source.ability is None:
+                    kept.doors += 1
+                states = [kept]
+            ctx.run(
+                f"{source.label}, die {face}" + (f", at Level {level}" if level != 3 else ""),
+                {
+                    "players": players,
+                    "steps": steps,
+                    "dice": [face],
+                    **({"expect": {"error": "winning level"}} if refused else {}),
+                },
+                _table_matches(victim, states),
+                covers=_kinds(outcomes) if all(_predictable(e) for e in outcomes) else [],
+            )
 
 
 def _on_draw_check(ctx: CheckContext, card: CardBase, outcomes: Sequence[EffectBase]) -> None:
