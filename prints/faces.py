@@ -36,7 +36,7 @@ from validator.engine import (
     slot_label,
 )
 
-RENDERER_VERSION = "3"
+RENDERER_VERSION = "4"
 DPI = 300
 WIDTH, HEIGHT = 744, 1039  # 63 x 88 mm at 300 DPI
 SAFE_MARGIN = 36  # 3 mm: what a cutter may shave off; only frame and background go there

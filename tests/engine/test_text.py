@@ -56,9 +56,8 @@ def _says_number(phrase: str, value: int) -> bool:
     return bool(re.search(digits, phrase) or (word and re.search(rf"\b{word}\b", phrase)))
 
 
-# Karen's encoding gives only Fry Cooks +1 to Run Away, but RunAway.describe drops its `when`:
-# the face reads "+1 to Run Away from it" for everyone (validator/engine/cards/effects.py).
-KNOWN_WRONG = {("Karen", "RunAway")}
+# Effects whose phrase is known to leave out their condition (none: keep it so).
+KNOWN_WRONG: set[tuple[str, str]] = set()
 
 
 def test_every_effect_type_renders_its_facts() -> None:

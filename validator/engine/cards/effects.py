@@ -131,7 +131,10 @@ class RunAway(EffectBase):
 
     def describe(self, ctx: TextContext) -> str:
         target = "from it" if ctx.on_monster else "from any monster"
-        return f"{signed(self.amount)} to Run Away {target}{_per_phrase(self.per)}"
+        return (
+            f"{signed(self.amount)} to Run Away {target}{_per_phrase(self.per)}"
+            f"{_when_phrase(self.when)}"
+        )
 
 
 class DieRolls(EffectBase):
