@@ -7,7 +7,18 @@ import pytest
 
 from tests.factories import monster_document
 from validator.checks import check_card, check_document
-from validator.engine import CardBase, ExtraTreasures, SetDocument
+from validator.checks.monsters import _strength_both_ways
+from validator.checks.references import _library_for
+from validator.checks.reports import CardReport
+from validator.checks.runner import CheckContext
+from validator.engine import (
+    CardBase,
+    ExtraTreasures,
+    MonsterCard,
+    SetDocument,
+    Strength,
+    parse_card,
+)
 
 
 def _card(core_set: SetDocument, name: str) -> CardBase:
@@ -53,3 +64,18 @@ def test_an_extra_whose_condition_cannot_be_staged_is_not_counted() -> None:
     report = check_document(document, "test")
     assert not report.verified
     assert "warn: no generated check predicts extra_treasures yet" in report.messages
+
+
+def test_a_bonus_against_one_sex_is_tried_both_ways() -> None:
+    # +4 against males: 7 + 4 for the plain (male) Hero, 7 for a female one; both are run.
+    card = parse_card(
+        monster_document(effects=[{"type": "strength", "amount": 4, "when": {"sex": "male"}}])
+    )
+    assert isinstance(card, MonsterCard)
+    report = CardReport("test", card.name, card.kind_name, "full")
+    ctx = CheckContext(card, "test", report, _library_for(card, "test"))
+    effect = next(e for e in card.effects if isinstance(e, Strength))
+    _strength_both_ways(ctx, card, effect)
+    assert report.status == "pass" and report.scenarios_run == 2
+    assert ctx.covered == {"strength"}
+    assert check_card(card, "test").verified

@@ -6,7 +6,12 @@ brings checked as if the card were played (`played`).
 
 from __future__ import annotations
 
-from validator.checks.played import Source, _outcomes_check, _removal_check
+from validator.checks.played import (
+    Source,
+    _outcomes_check,
+    _removal_check,
+    _strength_in_play_check,
+)
 from validator.checks.references import OGRE, RAGE, _stand_in
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
 from validator.engine import (
@@ -58,6 +63,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                     expect_values(outcome="caught"),
                     covers=[RunAway],
                 )
+        elif isinstance(effect, Strength) and effect.per is None:
+            _strength_in_play_check(ctx, card, effect)
         elif isinstance(effect, WinsTies):
             ctx.run(
                 "wins a tie",

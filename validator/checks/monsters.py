@@ -181,30 +181,10 @@ def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
             expect_values(monster_strength=base),
             covers=["monster"],
         )
-    # Conditions tried both ways: the bonus applies with the trait, and only then.
+    # Conditions tried both ways: each bonus applies when its condition holds, and only then.
     for effect in card.effects:
         if isinstance(effect, Strength) and effect.when is not None:
-            traits = _traits([effect.when])
-            if len(traits) != 1 or not isinstance(effect.when, AxisCondition):
-                continue
-            with_trait = _player("Hero", 1, in_play=_trait_names(traits))
-            ctx.run(
-                f"{effect.amount:+d} with the trait",
-                {
-                    "players": [with_trait, _player("Rival")],
-                    "combat": {"fighter": "Hero", "monsters": [name]},
-                },
-                expect_values(monster_strength=base + effect.amount),
-            )
-            ctx.run(
-                f"{effect.amount:+d} not without it",
-                {
-                    "players": [plain, _player("Rival")],
-                    "combat": {"fighter": "Hero", "monsters": [name]},
-                },
-                expect_values(monster_strength=base),
-                covers=[Strength],
-            )
+            _strength_both_ways(ctx, card, effect)
     _kill_checks(ctx, card)
     _help_checks(ctx, card, base)
     for effect in card.effects:
@@ -213,6 +193,38 @@ def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
             check(ctx, card, effect)
     _runaway_checks(ctx, card, base)
     _bad_stuff_checks(ctx, card)
+
+
+def _strength_both_ways(ctx: CheckContext, card: MonsterCard, effect: Strength) -> None:
+    """The monster's strength against a Hero arranged so that the bonus's condition holds,
+    then fails; every bonus of the card counted as its own condition goes for that Hero."""
+    assert effect.when is not None
+    with ctx.together([Strength]):
+        for want in (True, False):
+            fight = _arrange(effect.when, want)
+            if fight is None or fight.helper is not None or fight.bonuses is not None:
+                ctx.unexercised()  # not a condition a Hero alone can be arranged for
+                continue
+            holding = [
+                e.when is None or _fight_holds(e.when, fight, 1)
+                for e in card.effects
+                if isinstance(e, Strength)
+            ]
+            if None in holding:
+                ctx.unexercised()
+                continue
+            bonuses = [e.amount for e in card.effects if isinstance(e, Strength)]
+            strength = (card.level or 0) + sum(
+                amount for amount, holds in zip(bonuses, holding, strict=True) if holds
+            )
+            ctx.run(
+                f"{effect.amount:+d} when its condition {'holds' if want else 'fails'}",
+                {
+                    "players": [fight.hero(1), _player("Rival")],
+                    "combat": {"fighter": "Hero", "monsters": [card.name]},
+                },
+                expect_values(monster_strength=strength),
+            )
 
 
 def _kill_checks(ctx: CheckContext, card: MonsterCard) -> None:

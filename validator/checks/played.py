@@ -311,6 +311,23 @@ def _strength_per_check(ctx: CheckContext, card: CardBase, effect: Strength) -> 
     )
 
 
+def _strength_in_play_check(ctx: CheckContext, card: CardBase, effect: Strength) -> None:
+    """A card that stays in play with a plain bonus (a Training, an Ally): its owner's
+    strength is their Level plus the bonus; a rival's is not touched."""
+    if isinstance(card, OneShotCard) or effect.when is not None:
+        return  # a one-shot's bonus is checked as played; a conditional one is not staged
+    ctx.run(
+        "its bonus counts for its owner",
+        {
+            "players": [_player("Hero", 2, in_play=[card.name]), _player("Rival", 3)],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"help": "Rival"}],
+        },
+        expect_values(fighter_strength=2 + effect.amount + 3, monster_strength=5),
+        covers=[Strength],
+    )
+
+
 def _kill_monster_check(ctx: CheckContext, card: CardBase, effect: KillMonster) -> None:
     monster = OGRE if effect.when is None else _stand_in(effect.when)
     if monster is None:
@@ -610,7 +627,9 @@ def _carry_check(ctx: CheckContext, card: CardBase, effect: CarryItem) -> None:
 PLAYED_CHECKS: dict[type[EffectBase], Callable[[CheckContext, CardBase, Any], None]] = {
     DoubleStrength: _double_strength_check,
     AutomaticEscape: _automatic_escape_check,
-    Strength: lambda ctx, card, e: _strength_per_check(ctx, card, e) if e.per else None,
+    Strength: lambda ctx, card, e: (
+        _strength_per_check(ctx, card, e) if e.per else _strength_in_play_check(ctx, card, e)
+    ),
     KillMonster: _kill_monster_check,
     TransferCombat: _transfer_check,
     ChangeDieRoll: _die_check,
