@@ -6,6 +6,8 @@ brings checked as if the card were played (`played`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from validator.checks.played import (
     Source,
     _outcomes_check,
@@ -227,6 +229,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 covers=[RunAway, "ability"],
             )
         _ability_effect_checks(ctx, card, ability)
+        _ability_refusals(ctx, card, ability)
 
 
 def _conditional_ability_check(
@@ -288,3 +291,43 @@ def _draw_from_discard_check(ctx: CheckContext, source: Source) -> None:
         expect_values(hand_sizes={"Hero": 0}),
         covers=[DrawFromDiscard],
     )
+
+
+def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) -> None:
+    """What the ability's card refuses, read from its cost, timing and limit: more discards
+    than it takes, or fewer than it costs; use out of combat when it is for combat; a second
+    use in one fight when it is once per combat. Each refusal leaves the hand as it was."""
+    cost, name = ability.cost, card.name
+    if cost is None or cost.discard_hand or ability.when is not None or ability.target != "self":
+        return
+    most = cost.discard_up_to or cost.discard
+    if not most:
+        return
+    hand = ["Validator Trinket"] * (most + 2)
+    fight = {"combat": {"fighter": "Hero", "monsters": [OGRE]}}
+    in_combat = ability.timing in ("combat", "running_away")
+
+    def use(discards: int) -> dict[str, Any]:
+        return {"use": name, "ability": ability.slug, "by": "Hero", "discard": hand[:discards]}
+
+    def refused(label: str, steps: list[dict[str, Any]], held: int, combat: bool) -> None:
+        ctx.run(
+            label,
+            {
+                "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                **(fight if combat else {}),
+                "steps": steps,
+                "expect": {"error": True, "hand_sizes": {"Hero": held}},
+            },
+        )
+
+    with ctx.together(["ability_cost"]):
+        refused(f"{ability.name} with {most + 1} discards", [use(most + 1)], len(hand), in_combat)
+        if cost.discard and cost.discard > 1:
+            refused(f"{ability.name} with 1 discard", [use(1)], len(hand), in_combat)
+    if in_combat:
+        refused(f"{ability.name} outside combat", [use(most)], len(hand), False)
+    if ability.limit == "once_per_combat":
+        refused(
+            f"{ability.name} twice in one fight", [use(most), use(most)], len(hand) - most, True
+        )
