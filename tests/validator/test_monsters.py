@@ -7,7 +7,7 @@ import pytest
 
 from tests.factories import monster_document
 from validator.checks import check_card, check_document
-from validator.checks.monsters import _strength_both_ways
+from validator.checks.monsters import _single_card_check, _strength_both_ways
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext
@@ -19,6 +19,7 @@ from validator.engine import (
     Strength,
     parse_card,
 )
+from validator.engine.state import Player
 
 
 def _card(core_set: SetDocument, name: str) -> CardBase:
@@ -79,3 +80,44 @@ def test_a_bonus_against_one_sex_is_tried_both_ways() -> None:
     assert report.status == "pass" and report.scenarios_run == 2
     assert ctx.covered == {"strength"}
     assert check_card(card, "test").verified
+
+
+def _two_classed_monster() -> MonsterCard:
+    # Level 7; -3 against Wizards, +4 against Elves (the numbers the expectations add up).
+    card = parse_card(
+        monster_document(
+            effects=[
+                {"type": "strength", "amount": -3, "when": {"class": "wizard"}},
+                {"type": "strength", "amount": 4, "when": {"race": "elf"}},
+            ]
+        )
+    )
+    assert isinstance(card, MonsterCard)
+    return card
+
+
+def _single_card_report(card: MonsterCard, amount: int) -> CardReport:
+    report = CardReport("test", card.name, card.kind_name, "full")
+    ctx = CheckContext(card, "test", report, _library_for(card, "test"))
+    effect = next(e for e in card.effects if isinstance(e, Strength) and e.amount == amount)
+    _single_card_check(ctx, card, effect)
+    return report
+
+
+def test_a_super_character_of_one_card_keeps_a_penalty_and_drops_a_bonus() -> None:
+    card = _two_classed_monster()
+    kept = _single_card_report(card, -3)  # a Super Wizard: 7 - 3
+    dropped = _single_card_report(card, 4)  # a Half-Breed Elf: 7, not 7 + 4
+    assert (kept.status, kept.scenarios_run) == ("pass", 1), kept.messages
+    assert (dropped.status, dropped.scenarios_run) == ("pass", 1), dropped.messages
+    assert check_card(card, "test").status == "pass"
+
+
+def test_an_engine_giving_the_bonus_to_a_super_character_fails_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An engine blind to the one-card rule: the Elf's +4 counts again, 7 + 4.
+    monkeypatch.setattr(Player, "super_single", lambda self, axis: False)
+    report = _single_card_report(_two_classed_monster(), 4)
+    assert report.status == "fail"
+    assert any("monster_strength: expected 7, got 11" in m for m in report.messages)

@@ -185,6 +185,7 @@ def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     for effect in card.effects:
         if isinstance(effect, Strength) and effect.when is not None:
             _strength_both_ways(ctx, card, effect)
+            _single_card_check(ctx, card, effect)
     _kill_checks(ctx, card)
     _help_checks(ctx, card, base)
     for effect in card.effects:
@@ -225,6 +226,55 @@ def _strength_both_ways(ctx: CheckContext, card: MonsterCard, effect: Strength) 
                 },
                 expect_values(monster_strength=strength),
             )
+
+
+# The rule of Super Munchkin (Class), Half-Breed (Race), Bilingual (Accent) and Diverse
+# Ecosystem (Species): with only one card of that axis, monsters get no bonus because of it, yet
+# penalties against it still count (the core and SpongeBob rulebooks). The check brings its own
+# such card, encoded as those are: room for one more card of the axis, on a card of it.
+SUPER_AXES = ("class", "race", "accent", "species")
+
+
+def _super_card(axis: str) -> dict[str, Any]:
+    return {
+        "name": f"Validator Super {axis.title()}",
+        "deck": "door",
+        "kind": "other_door",
+        "effects": [{"type": "extra_character_card", "axis": axis, "count": 1, "needs_host": True}],
+        "encoding": {"status": "full"},
+    }
+
+
+def _single_card_check(ctx: CheckContext, card: MonsterCard, effect: Strength) -> None:
+    """The monster's strength against a Hero with the one card its bonus names, made Super
+    by a card that allows a second one: a bonus for that axis is dropped, a penalty kept."""
+    when = effect.when
+    if not isinstance(when, AxisCondition) or when.axis not in SUPER_AXES:
+        return
+    fight = _arrange(when, True)
+    if fight is None:
+        return
+    strength = card.level or 0
+    for other in (e for e in card.effects if isinstance(e, Strength)):
+        holds = other.when is None or _fight_holds(other.when, fight, 1)
+        if holds is None:
+            return
+        same_axis = isinstance(other.when, AxisCondition) and other.when.axis == when.axis
+        if holds and other.amount > 0 and other.when is not None and not same_axis:
+            return  # a bonus through another axis: not the rule this check is about
+        if holds and not (same_axis and other.amount > 0):
+            strength += other.amount
+    extra = _super_card(when.axis)
+    ctx.run(
+        f"{effect.amount:+d} against a Super {when.axis.title()} of one card "
+        f"{'is kept' if effect.amount < 0 else 'is dropped'}",
+        {
+            "cards": [extra],
+            "players": [fight.hero(1, [extra["name"]]), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+        },
+        expect_values(monster_strength=strength),
+    )
 
 
 def _kill_checks(ctx: CheckContext, card: MonsterCard) -> None:
