@@ -7,7 +7,11 @@ import pytest
 
 from tests.factories import monster_document
 from validator.checks import check_card, check_document
-from validator.checks.monsters import _single_card_check, _strength_both_ways
+from validator.checks.monsters import (
+    _escape_cost_check,
+    _single_card_check,
+    _strength_both_ways,
+)
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext
@@ -15,6 +19,7 @@ from validator.engine import (
     CardBase,
     ExtraTreasures,
     MonsterCard,
+    OnEscape,
     SetDocument,
     Strength,
     parse_card,
@@ -121,3 +126,42 @@ def test_an_engine_giving_the_bonus_to_a_super_character_fails_the_check(
     report = _single_card_report(_two_classed_monster(), 4)
     assert report.status == "fail"
     assert any("monster_strength: expected 7, got 11" in m for m in report.messages)
+
+
+def test_a_bonus_against_the_unarmoured_is_tried_on_a_hero_in_armour_too() -> None:
+    # Level 8, +2 unless wearing Armor: 10 bare, 8 in the Mail (armor by its document).
+    card = parse_card(
+        monster_document(
+            level=8,
+            effects=[{"type": "strength", "amount": 2, "when": {"not": {"wearing": "armor"}}}],
+        )
+    )
+    assert isinstance(card, MonsterCard)
+    report = CardReport("test", card.name, card.kind_name, "full")
+    ctx = CheckContext(card, "test", report, _library_for(card, "test"))
+    effect = next(e for e in card.effects if isinstance(e, Strength))
+    _strength_both_ways(ctx, card, effect)
+    assert report.status == "pass" and report.scenarios_run == 2, report.messages
+    assert ctx.covered == {"strength"}
+
+
+def test_an_escape_cost_from_a_level_is_tried_on_both_sides_of_it() -> None:
+    # A cost from Level 4 up, run from Level 6: Levels 6, 3 (free) and 4 (the edge, paying).
+    card = parse_card(
+        monster_document(
+            effects=[
+                {
+                    "type": "on_escape",
+                    "when": {"level": {"min": 4}},
+                    "effects": [{"type": "lose_levels", "amount": 2}],
+                }
+            ]
+        )
+    )
+    assert isinstance(card, MonsterCard)
+    report = CardReport("test", card.name, card.kind_name, "full")
+    ctx = CheckContext(card, "test", report, _library_for(card, "test"))
+    cost = next(e for e in card.effects if isinstance(e, OnEscape))
+    _escape_cost_check(ctx, card, cost, 6)
+    assert report.status == "pass", report.messages
+    assert report.scenarios_run == 3

@@ -13,7 +13,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from validator.checks.oracle import Seat, Victim, _bonus, _gold, _holds, predict
-from validator.checks.references import FAMINE, OGRE, RAGE, _token, _traits
+from validator.checks.references import (
+    EQUIPMENT,
+    FAMINE,
+    ITEM_FACTS,
+    OGRE,
+    RAGE,
+    _token,
+    _traits,
+)
 from validator.checks.runner import (
     Accept,
     CheckContext,
@@ -60,6 +68,7 @@ from validator.engine import (
     SexIs,
     Strength,
     UsedTag,
+    Wearing,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -78,11 +87,21 @@ class Fight:
     no_tags: frozenset[str] = frozenset()
     helper: bool | None = None
     bonuses: bool | None = None
+    worn: frozenset[str] = frozenset()  # slots the Hero wears an item in
+    bare: frozenset[str] = frozenset()  # slots the Hero must wear nothing in
 
     def hero(self, level: int, gear: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
         tokens = [_token(tag) for tag in sorted(self.tags)]
-        in_play = _trait_names(sorted(self.traits)) + list(gear) + tokens
+        in_play = _trait_names(sorted(self.traits)) + list(gear) + self.worn_items() + tokens
         return _player("Hero", level, in_play=in_play, sex=self.sex or "male", **extra)
+
+    def worn_items(self) -> list[str]:
+        return [_worn_in(slot) for slot in sorted(self.worn)]
+
+
+def _worn_in(slot: str) -> str:
+    """A reference item of that slot (its slot read from the item's document)."""
+    return next(n for n in EQUIPMENT if ITEM_FACTS[n]["slot"] == slot)
 
 
 def _arrange(condition: ConditionBase, want: bool, fight: Fight | None = None) -> Fight | None:
@@ -112,6 +131,15 @@ def _arrange(condition: ConditionBase, want: bool, fight: Fight | None = None) -
         if want:
             return replace(fight, tags=fight.tags | {tag})
         return replace(fight, no_tags=fight.no_tags | {tag})
+    if isinstance(condition, Wearing):
+        slot = condition.wearing
+        if slot in (fight.bare if want else fight.worn):
+            return None
+        if want:
+            if not any(ITEM_FACTS[n]["slot"] == slot for n in EQUIPMENT):
+                return None
+            return replace(fight, worn=fight.worn | {slot})
+        return replace(fight, bare=fight.bare | {slot})
     settings: dict[str, Any] = {}
     if isinstance(condition, SexIs):
         settings["sex"] = condition.sex if want else {"male": "female"}.get(condition.sex, "male")
@@ -144,7 +172,8 @@ def _fight_holds(condition: ConditionBase, fight: Fight, level: int) -> bool | N
         return bool(fight.bonuses) == condition.bonuses_used
     if isinstance(condition, HelperPresent):
         return bool(fight.helper) == condition.helper_present
-    return _holds(condition, Victim(level, [], 0, set(fight.traits), fight.sex or "male"))
+    hero = Victim(level, fight.worn_items(), 0, set(fight.traits), fight.sex or "male")
+    return _holds(condition, hero)
 
 
 # --------------------------------------------------------------------------------------------
@@ -329,6 +358,8 @@ def _kill_run(
         if isinstance(e, Strength) and (e.when is None or _fight_holds(e.when, fight, 1))
     )
     helper = 1 if fight.helper and not ignore_level else 0
+    if fight.worn and not bonuses:
+        return False  # what the Hero wears would be a bonus used
     gear = ["Validator Gauntlet"] if bonuses else []
     tolls = [e for e in card.effects if isinstance(e, BeforeCombat)]
     if tolls:
@@ -339,7 +370,7 @@ def _kill_run(
     if not 1 <= level <= 9:
         ctx.report.warn(f"cannot stage a kill ({label}) with the Level and bonuses it allows")
         return False
-    hero = Victim(level, gear, 0, set(fight.traits), fight.sex or "male")
+    hero = Victim(level, gear + fight.worn_items(), 0, set(fight.traits), fight.sex or "male")
     paid = [
         o for t in tolls if t.when is None or _fight_holds(t.when, fight, level) for o in t.effects
     ]
@@ -741,9 +772,12 @@ def _escape_cost_check(ctx: CheckContext, card: MonsterCard, cost: OnEscape, lev
     one, at a Level where it fails."""
     levels = [level]
     if isinstance(cost.when, LevelIn):
+        # Both sides of each edge of the range: a Level just inside pays, just outside does not.
         low, high = cost.when.level.min, cost.when.level.max
         outside = low - 1 if low is not None and low > 1 else (high or 9) + 1
-        levels.append(outside)
+        edges = [low, low - 1] if low is not None else []
+        edges += [high, high + 1] if high is not None else []
+        levels = list(dict.fromkeys([level, outside, *edges]))
     elif cost.when is not None:
         return
     with ctx.together([OnEscape, *_kinds(cost.effects)]):
