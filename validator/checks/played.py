@@ -163,6 +163,19 @@ def _removal_check(
         ),
         covers=[RemoveMonster] + ([DrawTreasures] if only_draws else []),
     )
+    if not everyone and source.ability is None:
+        # One monster of two, none named: the card cannot choose, so it is refused before
+        # anything changes (the card still in hand, both monsters still there).
+        ctx.run(
+            f"{source.label}: refused when two monsters are there and none is named",
+            {
+                "players": players,
+                "combat": {"fighter": "Hero", "monsters": [OGRE, IMP]},
+                "steps": [source.step(by)],
+                "expect": {"error": True, "hand_sizes": {by: len(source.hand())}},
+            },
+            expect_values(monster_strength=5 + 1),
+        )
 
 
 OUTCOME_TABLE = [Seat("Rival", 5, ["Validator Helm", "Validator Ram"]), Seat("Third", 4)]
@@ -259,6 +272,18 @@ def _double_strength_check(ctx: CheckContext, card: CardBase, effect: DoubleStre
         },
         expect_values(fighter_strength=6),
         covers=[DoubleStrength],
+    )
+    # Only a player in the fight can double their own strength: a bystander is refused, and
+    # keeps the card.
+    ctx.run(
+        "refused to a player outside the combat",
+        {
+            "players": [_player("Hero", 3), _player("Rival", 1, hand=[card.name])],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": card.name, "by": "Rival"}],
+            "expect": {"error": True, "hand_sizes": {"Rival": 1}},
+        },
+        expect_values(fighter_strength=3),
     )
 
 
@@ -369,6 +394,19 @@ def _transfer_check(ctx: CheckContext, card: CardBase, effect: TransferCombat) -
         ),
         covers=[TransferCombat],
     )
+    # The fight goes to another player: naming no one, or someone already fighting, is
+    # refused and the card kept.
+    for label, on in (("no one named", None), ("the fighter named", "Hero")):
+        ctx.run(
+            f"refused with {label}",
+            {
+                "players": [_player("Hero", 1, hand=[card.name]), _player("Rival", 8)],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "steps": [{"play": card.name, "by": "Hero", **({"on": on} if on else {})}],
+                "expect": {"error": True, "hand_sizes": {"Hero": 1}},
+            },
+            expect_values(fighter_strength=1),
+        )
 
 
 def _losing(card: CardBase, by: str, dice: Sequence[int] = ()) -> dict[str, Any]:
@@ -408,6 +446,19 @@ def _glue_check(ctx: CheckContext, card: CardBase, effect: CancelEscape) -> None
     ]
     ctx.run(
         "an escape undone must be rolled again",
+        document,
+        expect_values(outcome="caught", levels={"Hero": 2}),
+        covers=[CancelEscape],
+    )
+    # Named no one, it holds the fighter (the one who would run).
+    document = _losing(card, "Rival", dice=[6, 1, 1])
+    document["steps"] = [
+        {"play": RAGE, "by": "Rival", "on": OGRE},
+        {"play": card.name, "by": "Rival"},
+        {"resolve": True},
+    ]
+    ctx.run(
+        "the fighter held when no one is named",
         document,
         expect_values(outcome="caught", levels={"Hero": 2}),
         covers=[CancelEscape],
