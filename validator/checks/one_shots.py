@@ -13,12 +13,14 @@ from validator.checks.played import _played_checks
 from validator.checks.references import OGRE
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
 from validator.engine import (
+    CancelCurse,
     EffectBase,
     GainLevels,
     KillMonster,
     LevelCard,
     MonsterEnhancerCard,
     OneShotCard,
+    OutcomeBase,
 )
 
 
@@ -50,7 +52,56 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
                 expect_values(fighter_strength=2, monster_strength=5 + card.bonus),
                 covers=["one_shot_bonus"],
             )
+    if not any(isinstance(e, OutcomeBase | CancelCurse) for e in card.effects):
+        _table_checks(ctx, card)
     _played_checks(ctx, card)
+
+
+def _table_checks(ctx: CheckContext, card: OneShotCard) -> None:
+    """A one-shot used in combat may wait on the table: put there on its owner's own turn out
+    of combat (never on another's), and used from there in a combat only (core rules,
+    "Treasures" and "One-Shot Treasures")."""
+    name = card.name
+    ctx.run(
+        "put on the table out of combat",
+        {
+            "players": [_player("Hero", 2, hand=[name]), _player("Rival")],
+            "steps": [{"play": name, "by": "Hero"}],
+            "expect": {"in_play": {"Hero": [name]}, "hand_sizes": {"Hero": 0}},
+        },
+    )
+    ctx.run(
+        "not put on the table on another's turn",
+        {
+            "players": [_player("Hero", 2), _player("Rival", 1, hand=[name])],
+            "steps": [{"play": name, "by": "Rival"}],
+            "expect": {
+                "error": True,
+                "hand_sizes": {"Rival": 1},
+                "not_in_play": {"Rival": [name]},
+            },
+        },
+    )
+    ctx.run(
+        "used from the table only in combat",
+        {
+            "players": [_player("Hero", 2, in_play=[name]), _player("Rival")],
+            "steps": [{"play": name, "by": "Hero"}],
+            "expect": {"error": True, "in_play": {"Hero": [name]}},
+        },
+    )
+    if card.bonus and card.side in ("either", "player"):
+        ctx.run(
+            "its bonus played from the table",
+            {
+                "players": [_player("Hero", 2, in_play=[name]), _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "steps": [{"play": name, "by": "Hero"}],
+                "expect": {"not_in_play": {"Hero": [name]}},
+            },
+            expect_values(fighter_strength=2 + card.bonus, monster_strength=5),
+            covers=["one_shot_bonus"],
+        )
 
 
 def _enhancer_checks(ctx: CheckContext, card: MonsterEnhancerCard) -> None:
