@@ -8,20 +8,23 @@ from validator.mutants.operators import mutants_of_module
 from validator.mutants.report import Explanation, Figures, SurvivorsFileError, load_explanations
 from validator.mutants.runner import Outcome
 
+CI_SAMPLE = Path(__file__).with_name("ci_sample.txt")
 
-def test_a_fixed_sample_of_mutants_is_killed(
+
+def test_a_fixed_sample_of_mutants_stays_killed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """CI's share of the mutation run: 12 mutants drawn with seed 2, each killed (or its
-    survival explained in survivors.yaml), nothing that could not be planted."""
+    """CI's share of the mutation run: 12 mutants a full run killed, each planted again and
+    judged: a validator that grew weaker lets one live and fails this."""
+    ids = [line for line in CI_SAMPLE.read_text().splitlines() if line and line[0] != "#"]
+    assert len(ids) == 12
     report = tmp_path / "report.json"
-    status = main(["--sample", "12", "--seed", "2", "--no-progress", "--json", str(report)])
+    arguments = [f"--mutant={mutant_id}" for mutant_id in ids]
+    status = main([*arguments, "--no-progress", "--json", str(report)])
+    output = capsys.readouterr().out
     data = json.loads(report.read_text())
-    unexplained = [
-        m["id"] for m in data["mutants"] if m["status"] == "survived" and m["explanation"] is None
-    ]
-    assert unexplained == [], capsys.readouterr().out
-    assert data["summary"]["mutants"] == 12 and data["summary"]["errors"] == 0
+    not_killed = [m["id"] for m in data["mutants"] if m["status"] != "killed"]
+    assert not_killed == [], output
     assert status == 0
 
 

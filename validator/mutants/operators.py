@@ -131,6 +131,14 @@ def _is_text(node: ast.AST) -> bool:
     )
 
 
+def _is_narration(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "note"
+    )
+
+
 class _SiteFinder(ast.NodeVisitor):
     """Walks function bodies and lists every place an operator applies."""
 
@@ -191,6 +199,8 @@ class _SiteFinder(ast.NodeVisitor):
     def visit_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant):
             return  # a docstring
+        if _is_narration(node.value):
+            return  # the game log's narration: what a move says, not what it does
         if isinstance(node.value, ast.Call) and self._function is not None:
             self._add(node, "statement", ast.Pass())
         self.visit(node.value)
