@@ -20,6 +20,7 @@ from validator.checks.references import (
     RAGE,
     STRANGER,
     _axis_card,
+    _monster,
     _stand_in,
     _title,
     _traits,
@@ -434,6 +435,20 @@ def _die_check(ctx: CheckContext, card: CardBase, effect: ChangeDieRoll) -> None
         expect_values(outcome="escaped", levels={"Hero": 3}),
         covers=[ChangeDieRoll],
     )
+    # The best a die can show is a 6: against a monster that is -2 to outrun, 6 - 2 = 4 is
+    # still caught (ESCAPE_ROLL is 5), and the Level 3 Hero loses a level to it.
+    slow = _monster("Validator Slug", 9, effects=[{"type": "runaway", "amount": -2}])
+    ctx.run(
+        "a die made a 6 is still short against a -2",
+        {
+            "cards": [slow],
+            "players": [_player("Hero", 3, hand=[card.name]), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [slow["name"]]},
+            "dice": [1],
+            "steps": [{"play": card.name, "by": "Hero"}, {"resolve": True}],
+        },
+        expect_values(outcome="caught", levels={"Hero": 2}),
+    )
 
 
 def _glue_check(ctx: CheckContext, card: CardBase, effect: CancelEscape) -> None:
@@ -476,6 +491,21 @@ def _cancel_curse_check(ctx: CheckContext, card: CardBase, effect: CancelCurse) 
             ],
             "combat": {"fighter": "Hero", "monsters": [OGRE]},
             "steps": [{"play": card.name, "by": "Hero", "on": "Hero"}],
+            "expect": {"not_in_play": {"Hero": ["Validator Hex"]}},
+        },
+        expect_values(fighter_strength=4),
+        covers=[CancelCurse],
+    )
+    # Named at no one, it cancels its player's own curse.
+    ctx.run(
+        "its player's own curse cancelled when no one is named",
+        {
+            "players": [
+                _player("Hero", 4, in_play=["Validator Hex"], hand=[card.name]),
+                _player("Rival"),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": card.name, "by": "Hero"}],
             "expect": {"not_in_play": {"Hero": ["Validator Hex"]}},
         },
         expect_values(fighter_strength=4),
