@@ -558,6 +558,59 @@ def _cheat_check(ctx: CheckContext, card: CardBase, effect: Cheat) -> None:
         expect_values(fighter_strength=1 + _bonus(["Validator Helm", "Validator Tiara"])),
         covers=[Cheat],
     )
+    both = ["Validator Helm", "Validator Tiara"]
+    # An item already on the table but carried (a second Headgear, for a female only) is
+    # brought into use by the Cheat just the same.
+    ctx.run(
+        "a carried item brought into use",
+        {
+            "players": [_player("Hero", 1, in_play=both, hand=[card.name]), _player("Rival")],
+            "deck": {"door": [OGRE]},
+            "steps": [
+                {"play": card.name, "by": "Hero", "with": "Validator Tiara"},
+                {"kick_door": "Hero"},
+            ],
+            "expect": {"equipped": {"Hero": both}, "hand_sizes": {"Hero": 0}},
+        },
+        expect_values(fighter_strength=1 + _bonus(both)),
+        covers=[Cheat],
+    )
+    # Refused, the cards kept: with no item named; with an item from the hand in a combat, or
+    # on another player's turn (items come into play from the hand only then: core rules).
+    hand = [card.name, "Validator Tiara"]
+    refusals: list[tuple[str, dict[str, Any]]] = [
+        (
+            "refused with no item named",
+            {
+                "players": [_player("Hero", 1, hand=hand), _player("Rival")],
+                "steps": [{"play": card.name, "by": "Hero"}],
+                "expect": {"error": True, "hand_sizes": {"Hero": 2}},
+            },
+        ),
+        (
+            "refused for an item from the hand in a combat",
+            {
+                "players": [_player("Hero", 1, hand=hand), _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "steps": [{"play": card.name, "by": "Hero", "with": "Validator Tiara"}],
+                "expect": {"error": True, "hand_sizes": {"Hero": 2}, "fighter_strength": 1},
+            },
+        ),
+        (
+            "refused for an item from the hand on another's turn",
+            {
+                "players": [_player("Hero", 1), _player("Rival", 1, hand=hand)],
+                "steps": [{"play": card.name, "by": "Rival", "with": "Validator Tiara"}],
+                "expect": {
+                    "error": True,
+                    "hand_sizes": {"Rival": 2},
+                    "not_in_play": {"Rival": ["Validator Tiara"]},
+                },
+            },
+        ),
+    ]
+    for label, document in refusals:
+        ctx.run(label, document)
 
 
 def _add_monster_check(ctx: CheckContext, card: CardBase, effect: AddMonster) -> None:
