@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 
+from tests.validator.test_played import planted
 from validator.checks import check_card, check_document
 from validator.engine import CardBase, SetDocument
 
@@ -59,3 +60,25 @@ def test_a_planted_discard_that_does_nothing_fails_the_card(
         "fail: a level for its player, its Hireling discarded: "
         "not_in_play.Hero: Validator Henchman is still there"
     ) in report.messages
+
+
+# A one-shot waits on the table (core rules, "Treasures": on your own turn, out of combat) and
+# is used from there in a combat only; each of those rules broken fails Cotion of Ponfusion.
+TABLE_CASES = [
+    ("turn:_play_one_shot:branch:abee3f96", "used from the table only in combat"),
+    ("turn:_play_one_shot:branch:6793a1ab", "not put on the table on another's turn"),
+    ("turn:_play_one_shot:statement:2f864ca4", "put on the table out of combat"),
+    ("turn:_play_one_shot:builtin:ddb76059", "put on the table out of combat"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), TABLE_CASES)
+def test_a_one_shot_on_the_table_is_held_to_the_rules(
+    core_set: SetDocument, mutant_id: str, check: str
+) -> None:
+    card = _card(core_set, "Cotion of Ponfusion")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages

@@ -1,0 +1,69 @@
+"""The checks of effects that come with playing a card: each refusal and default they read from
+the card's facts and the rules is seen to fail the card when that rule is broken in the engine
+(the rule broken by planting one of the mutation tool's mutants, then restored)."""
+
+import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from validator.checks import check_card
+from validator.engine import SetDocument, load_set_file
+from validator.mutants.operators import mutants_of_module
+from validator.mutants.planting import plant
+from validator.mutants.suite import FIXTURES
+
+
+@contextmanager
+def planted(mutant_id: str) -> Iterator[None]:
+    """The engine with one mutant planted (its function's code swapped), restored after."""
+    module = mutant_id.split(":")[0]
+    mutant = next(m for m in mutants_of_module(module) if m.id == mutant_id)
+    function = getattr(importlib.import_module(mutant.module_name), mutant.function)
+    original = function.__code__
+    plant(mutant)
+    try:
+        yield
+    finally:
+        function.__code__ = original
+
+
+def _set(code: str) -> SetDocument:
+    return load_set_file(FIXTURES / "sets" / f"{code}.yaml")
+
+
+# (card, mutant, the check that must see it): each rule as the core rules and the card state it.
+CASES = [
+    # Transferral Potion: the fight goes to *another* player.
+    ("Transferral Potion", "turn:_play_one_shot:branch:3d561500", "refused with no one named"),
+    ("Transferral Potion", "turn:_play_one_shot:boolean:8183646d", "refused with no one named"),
+    # Doppleganger doubles the strength of a player in the combat only.
+    ("Doppleganger", "turn:_play_one_shot:branch:361fbbed", "refused to a player outside"),
+    # Magic Lamp sends one monster away: with two, it must be told which.
+    ("Magic Lamp", "turn:_play_one_shot:branch:76da52ce", "none is named"),
+    ("Magic Lamp", "turn:_play_one_shot:statement:03404709", "none is named"),
+    # Flask of Glue named at no one holds the fighter.
+    ("Flask of Glue", "turn:_play_one_shot:boolean:a2caff10", "the fighter held"),
+    # A Loaded Die shows a 6, not a 7: still caught when -2 to run away.
+    ("Loaded Die", "turn:_play_one_shot:number:01b34e0e", "still short against a -2"),
+    # Wishing Ring named at no one cancels its player's own curse.
+    ("Wishing Ring", "turn:_play_one_shot:boolean:9a09919d", "no one is named"),
+    # Cheat! needs an item; one from the hand only out of combat, on its owner's turn.
+    ("Cheat!", "turn:_play_cheat:branch:daf1a38f", "refused with no item named"),
+    ("Cheat!", "turn:_play_cheat:statement:c5e53b64", "from the hand in a combat"),
+    ("Cheat!", "turn:_play_cheat:branch:231b1c2d", "from the hand on another's turn"),
+    ("Cheat!", "turn:_play_cheat:statement:b966bbc0", "a carried item brought into use"),
+]
+
+
+@pytest.mark.parametrize(("name", "mutant_id", "check"), CASES)
+def test_a_broken_rule_fails_the_card_by_the_check_that_reads_it(
+    name: str, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in _set("munchkin-core").cards if c.name == name)
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages
