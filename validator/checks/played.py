@@ -534,6 +534,36 @@ def _extra_character_check(ctx: CheckContext, card: CardBase, effect: ExtraChara
                 },
                 expect_values(monster_strength=strength),
             )
+    # Played when its player could play a card of its axis (on their own turn: core rules,
+    # Super Munchkin and Half-Breed); it needs a card to attach to when it says so.
+    refusals = [
+        (
+            "refused on another player's turn",
+            [_player("Hero", 3), _player("Rival", 3, in_play=[one], hand=[card.name])],
+            "Rival",
+        )
+    ]
+    if effect.needs_host:
+        refusals.append(
+            (
+                f"refused with no {effect.axis} card to attach to",
+                [_player("Hero", 3, hand=[card.name]), _player("Rival")],
+                "Hero",
+            )
+        )
+    for label, players, by in refusals:
+        ctx.run(
+            label,
+            {
+                "players": players,
+                "steps": [{"play": card.name, "by": by}],
+                "expect": {
+                    "error": True,
+                    "hand_sizes": {by: 1},
+                    "not_in_play": {by: [card.name]},
+                },
+            },
+        )
 
 
 def _cheat_check(ctx: CheckContext, card: CardBase, effect: Cheat) -> None:
