@@ -54,6 +54,9 @@ CASES = [
     ("Cheat!", "turn:_play_cheat:statement:c5e53b64", "from the hand in a combat"),
     ("Cheat!", "turn:_play_cheat:branch:231b1c2d", "from the hand on another's turn"),
     ("Cheat!", "turn:_play_cheat:statement:b966bbc0", "a carried item brought into use"),
+    # Half-Breed is played when a Race could be (its player's own turn), onto a Race.
+    ("Half-Breed", "turn:_play_other:branch:170f8753", "refused on another player's turn"),
+    ("Half-Breed", "turn:_play_other:branch:a9e9bb27", "refused with no race card"),
 ]
 
 
