@@ -202,6 +202,34 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 expect_values(fighter_strength=3 + total),
                 covers=[Strength, "ability"],
             )
+            # Named at no one it falls on the fighter; a player outside the fight is refused
+            # (the cards kept).
+            step = {"use": name, "ability": ability.slug, "by": "Rival"}
+            paid = {"discard": hand[: max(1, discards)]}
+            third = _player("Third", 2)
+            ctx.run(
+                f"{ability.name} on the fighter when no one is named",
+                {
+                    "players": [_player("Hero", 3), _player("Rival", 1, in_play=[name], hand=hand)],
+                    "combat": {"fighter": "Hero", "monsters": [monster]},
+                    "steps": [{**step, **paid}],
+                },
+                expect_values(fighter_strength=3 + total),
+            )
+            ctx.run(
+                f"{ability.name} refused on a player outside the fight",
+                {
+                    "players": [
+                        _player("Hero", 3),
+                        _player("Rival", 1, in_play=[name], hand=hand),
+                        third,
+                    ],
+                    "combat": {"fighter": "Hero", "monsters": [monster]},
+                    "steps": [{**step, "on": "Third", **paid}],
+                    "expect": {"error": True, "hand_sizes": {"Rival": len(hand)}},
+                },
+                expect_values(fighter_strength=3),
+            )
         elif run and discards:
             total = sum(e.amount * discards for e in run)
             needed = 5 - total
@@ -330,4 +358,44 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
     if ability.limit == "once_per_combat":
         refused(
             f"{ability.name} twice in one fight", [use(most), use(most)], len(hand) - most, True
+        )
+    if cost.discard_up_to:
+        # "Up to N" still costs at least one card.
+        refused(f"{ability.name} with no discard", [use(0)], len(hand), in_combat)
+    if ability.timing == "outside_combat":
+        refused(f"{ability.name} by a player in combat", [use(most)], len(hand), True)
+    # A card's ability is its player's only while the card is in play.
+    ctx.run(
+        f"{ability.name} refused with {name} in the hand",
+        {
+            "players": [_player("Hero", 3, hand=[name, *hand]), _player("Rival")],
+            **(fight if in_combat else {}),
+            "steps": [use(most)],
+            "expect": {"error": True, "hand_sizes": {"Hero": len(hand) + 1}},
+        },
+    )
+    if cost.from_hand:
+        # Paid from the hand: an item on the table is no payment, and stays.
+        ctx.run(
+            f"{ability.name} refused paid from the table",
+            {
+                "players": [
+                    _player("Hero", 3, in_play=[name, "Validator Helm"], hand=hand),
+                    _player("Rival"),
+                ],
+                **(fight if in_combat else {}),
+                "steps": [
+                    {
+                        "use": name,
+                        "ability": ability.slug,
+                        "by": "Hero",
+                        "discard": ["Validator Helm", *hand[: most - 1]],
+                    }
+                ],
+                "expect": {
+                    "error": True,
+                    "hand_sizes": {"Hero": len(hand)},
+                    "in_play": {"Hero": ["Validator Helm"]},
+                },
+            },
         )

@@ -164,7 +164,7 @@ def _removal_check(
         ),
         covers=[RemoveMonster] + ([DrawTreasures] if only_draws else []),
     )
-    if not everyone and source.ability is None:
+    if not everyone:
         # One monster of two, none named: the card cannot choose, so it is refused before
         # anything changes (the card still in hand, both monsters still there).
         ctx.run(
