@@ -1,5 +1,9 @@
 """Character abilities: what the card's cost and timing refuse is tried, not only the use."""
 
+import pytest
+
+from tests.validator.test_played import planted
+from validator.checks import check_card
 from validator.checks.characters import _ability_refusals
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
@@ -16,7 +20,31 @@ def test_berserking_is_refused_past_its_discards_and_outside_combat(
     report = CardReport("munchkin-core", warrior.name, warrior.kind_name, "full")
     ctx = CheckContext(warrior, "munchkin-core", report, _library_for(warrior, "munchkin-core"))
     _ability_refusals(ctx, warrior, berserking)
-    # Up to 3 discards (the core set's Warrior): 4 are refused; a combat ability is refused
-    # out of combat. Both are run and both hold.
-    assert report.scenarios_run == 2 and report.status == "pass", report.messages
+    # Up to 3 discards (the core set's Warrior): 4 are refused, and so is none; a combat
+    # ability is refused out of combat, and the Warrior's in the hand gives none. All four
+    # are run and all hold.
+    assert report.scenarios_run == 4 and report.status == "pass", report.messages
     assert ctx.covered == {"ability_cost"}
+
+
+# Each rule a class card states, broken in the engine by one of the mutation tool's mutants,
+# fails the card by the check that reads it (core set: Backstab hits a player in the fight;
+# Charm sends away one monster, named when there are two).
+ABILITY_CASES = [
+    ("Thief", "abilities:use_ability:boolean:150f671e", "on the fighter when no one is named"),
+    ("Thief", "abilities:use_ability:branch:8e2c7142", "refused on a player outside the fight"),
+    ("Wizard", "abilities:use_ability:branch:2728ccab", "none is named"),
+    ("Wizard", "abilities:use_ability:statement:a9a91ddf", "none is named"),
+]
+
+
+@pytest.mark.parametrize(("name", "mutant_id", "check"), ABILITY_CASES)
+def test_a_broken_ability_rule_fails_the_class_card(
+    core_set: SetDocument, name: str, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == name)
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages
