@@ -168,6 +168,23 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 ),
                 covers=[Strength, "ability"],
             )
+            # A bonus for the user names no monster, however many there are.
+            ctx.run(
+                f"{ability.name} against two monsters, none named",
+                {
+                    "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                    "combat": {"fighter": "Hero", "monsters": [monster, monster]},
+                    "steps": [
+                        {
+                            "use": name,
+                            "ability": ability.slug,
+                            "by": "Hero",
+                            "discard": hand[:discards],
+                        }
+                    ],
+                },
+                expect_values(fighter_strength=3 + total, monster_strength=10),
+            )
         elif strength and ability.when is not None:
             ctx.run(
                 f"{ability.name} refused outside its condition",
