@@ -141,6 +141,21 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 expect_values(levels={"Hero": 4}),
                 covers=["sell_double"],
             )
+    if len(card.abilities) > 1:
+        # A card of several abilities is told which one: unnamed, none is used, nothing paid.
+        ctx.run(
+            "an ability refused when not named, the card having several",
+            {
+                "players": [
+                    _player("Hero", 3, in_play=[name], hand=["Validator Trinket"]),
+                    _player("Rival"),
+                ],
+                "combat": fight,
+                "steps": [{"use": name, "by": "Hero", "discard": ["Validator Trinket"]}],
+                "expect": {"error": True, "hand_sizes": {"Hero": 1}},
+            },
+            expect_values(fighter_strength=3),
+        )
     for ability in card.abilities:
         strength = [e for e in ability.effects if isinstance(e, Strength)]
         run = [e for e in ability.effects if isinstance(e, RunAway)]
@@ -168,16 +183,19 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 ),
                 covers=[Strength, "ability"],
             )
-            # A bonus for the user names no monster, however many there are.
+            # A bonus for the user names no monster, however many there are; a card's only
+            # ability need not be named either.
+            only = len(card.abilities) == 1
             ctx.run(
-                f"{ability.name} against two monsters, none named",
+                f"{ability.name} against two monsters, none named"
+                + (", nor the ability" if only else ""),
                 {
                     "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
                     "combat": {"fighter": "Hero", "monsters": [monster, monster]},
                     "steps": [
                         {
                             "use": name,
-                            "ability": ability.slug,
+                            **({} if only else {"ability": ability.slug}),
                             "by": "Hero",
                             "discard": hand[:discards],
                         }
