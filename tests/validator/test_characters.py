@@ -35,6 +35,11 @@ ABILITY_CASES = [
     ("Thief", "abilities:use_ability:branch:8e2c7142", "refused on a player outside the fight"),
     ("Wizard", "abilities:use_ability:branch:2728ccab", "none is named"),
     ("Wizard", "abilities:use_ability:statement:a9a91ddf", "none is named"),
+    # Berserking, the Warrior's only ability, needs no name, nor a monster named of two.
+    ("Warrior", "abilities:use_ability:boolean:48a71e33", "two monsters, none named"),
+    ("Warrior", "abilities:use_ability:number:650dddc1", "nor the ability"),
+    # The Thief has two abilities: an unnamed use is refused.
+    ("Thief", "abilities:use_ability:branch:9a4c488d", "refused when not named"),
 ]
 
 
