@@ -394,6 +394,44 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
         refused(
             f"{ability.name} twice in one fight", [use(most), use(most)], len(hand) - most, True
         )
+    if ability.timing == "on_draw":
+        # Used by its player about to kick open the door (own turn, no fight yet), and only
+        # with a card in the Door discards to take.
+        toss = {"discard_card": "Validator Stranger", "by": "Rival"}
+        stranger = _player("Rival", 1, in_play=["Validator Stranger"])
+        for label, players, steps, combat in (
+            (
+                "on another player's turn",
+                [
+                    _player("Hero", 3),
+                    {**stranger, "in_play": ["Validator Stranger", name], "hand": hand},
+                ],
+                [toss, {**use(most), "by": "Rival"}],
+                False,
+            ),
+            (
+                "in a fight",
+                [_player("Hero", 3, in_play=[name], hand=hand), stranger],
+                [toss, use(most)],
+                True,
+            ),
+            (
+                "with the Door discards empty",
+                [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                [use(most)],
+                False,
+            ),
+        ):
+            user = "Rival" if label.startswith("on another") else "Hero"
+            ctx.run(
+                f"{ability.name} refused {label}",
+                {
+                    "players": players,
+                    **(fight if combat else {}),
+                    "steps": steps,
+                    "expect": {"error": True, "hand_sizes": {user: len(hand)}},
+                },
+            )
     if cost.discard_up_to:
         # "Up to N" still costs at least one card.
         refused(f"{ability.name} with no discard", [use(0)], len(hand), in_combat)
