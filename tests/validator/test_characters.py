@@ -40,6 +40,9 @@ ABILITY_CASES = [
     ("Warrior", "abilities:use_ability:number:650dddc1", "nor the ability"),
     # The Thief has two abilities: an unnamed use is refused.
     ("Thief", "abilities:use_ability:branch:9a4c488d", "refused when not named"),
+    # Resurrection replaces its player's own draw, from a Door discard pile that has a card.
+    ("Cleric", "abilities:use_ability:branch:c1f91e7c", "refused on another player's turn"),
+    ("Cleric", "abilities:use_ability:branch:7c26300d", "Door discards empty"),
 ]
 
 
