@@ -96,6 +96,24 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 expect_values(hand_sizes={"Hero": effect.size}),
                 covers=[HandSize],
             )
+            # The card over the limit goes to the lowest-Level player only (core rules,
+            # Charity); a hand under the limit is kept whole.
+            for label, held, kept, given in (
+                ("charity to the lowest-Level player only", effect.size + 1, effect.size, 1),
+                ("a hand under its limit kept whole", effect.size - 2, effect.size - 2, 0),
+            ):
+                ctx.run(
+                    label,
+                    {
+                        "players": [
+                            _player("Hero", 5, in_play=[name], hand=["Validator Trinket"] * held),
+                            _player("Rival", 3),
+                            _player("Third", 1),
+                        ],
+                        "steps": [{"end_turn": True}],
+                    },
+                    expect_values(hand_sizes={"Hero": kept, "Rival": 0, "Third": given}),
+                )
         elif isinstance(effect, ExtraBigItems):
             ctx.run(
                 "carries another Big item",
