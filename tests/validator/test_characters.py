@@ -43,6 +43,9 @@ ABILITY_CASES = [
     # Resurrection replaces its player's own draw, from a Door discard pile that has a card.
     ("Cleric", "abilities:use_ability:branch:c1f91e7c", "refused on another player's turn"),
     ("Cleric", "abilities:use_ability:branch:7c26300d", "Door discards empty"),
+    # Charity (a Dwarf keeps 6): only cards over the limit go, and only to the lowest Level.
+    ("Dwarf", "turn:charity:branch:1df49afa", "a hand under its limit kept whole"),
+    ("Dwarf", "turn:charity:boolean:656f2d11", "charity to the lowest-Level player only"),
 ]
 
 
