@@ -10,8 +10,16 @@ from tests.conftest import FIXTURE_SETS
 from validator.checks import check_card
 from validator.checks.curses import _discard_from_hand
 from validator.checks.oracle import Victim
-from validator.engine import CurseCard, DiscardFromHand, LoseLevels, badstuff, load_set_file
+from validator.engine import (
+    CurseCard,
+    DieRolls,
+    DiscardFromHand,
+    LoseLevels,
+    badstuff,
+    load_set_file,
+)
 from validator.engine.choices import DefaultChooser
+from validator.engine.state import Game
 
 HEARING = "Trap! Congressional Hearing"
 
@@ -79,3 +87,42 @@ def test_a_short_hand_costing_no_level_fails_the_hearing(
     report = check_card(hearing, "munchkin-super")
     assert report.status == "fail"
     assert any("expected Level 4" in m for m in report.messages), report.messages
+
+
+CHICKEN = "Curse! Chicken on Your Head"
+
+
+@pytest.fixture(scope="module")
+def chicken() -> CurseCard:
+    cards = load_set_file(Path(FIXTURE_SETS / "munchkin-core.yaml")).cards
+    card = next(c for c in cards if c.name == CHICKEN)
+    assert isinstance(card, CurseCard)
+    return card
+
+
+def _shifted(card: CurseCard, amount: int) -> CurseCard:
+    return card.model_copy(update={"effects": [DieRolls(type="die_rolls", amount=amount)]})
+
+
+@pytest.mark.parametrize("amount", [-1, -3, 5])
+def test_a_die_shift_is_verified_only_through_runs(chicken: CurseCard, amount: int) -> None:
+    # Running away takes a 5 or more (core rules). With -3 no face escapes and with +5 every
+    # face does, so the die shift is still run on the face nearest the edge and covered by it.
+    report = check_card(_shifted(chicken, amount), "munchkin-core")
+    assert report.status == "pass", report.messages
+    assert report.verified
+
+
+@pytest.mark.parametrize("amount", [-1, -3, 5])
+def test_an_engine_ignoring_the_die_shift_fails_it(
+    chicken: CurseCard, amount: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def planted(game: Game, player: object = None) -> int:
+        assert game.die is not None
+        return game.die.roll()  # the planted bug: no die modifier applies
+
+    monkeypatch.setattr(Game, "roll", planted)
+    report = check_card(_shifted(chicken, amount), "munchkin-core")
+    assert report.status == "fail", report.messages
+    assert not report.verified
+    assert any("a die of" in m for m in report.messages), report.messages

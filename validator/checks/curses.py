@@ -186,21 +186,17 @@ def _next_combat_penalty_check(ctx: CheckContext, card: CurseCard, effect: Stren
 
 
 def _die_rolls_check(ctx: CheckContext, card: CurseCard, effect: DieRolls) -> None:
-    # Running from the Enraged Ogre: the modified die must make 5.
-    passed = True
-    for die, outcome in ((5 - effect.amount, "escaped"), (4 - effect.amount, "caught")):
-        if not 1 <= die <= 6:
-            continue
-        document = _cursed_fight(card, 3)
-        document["steps"] += [{"play": RAGE, "by": "Rival", "on": OGRE}, {"resolve": True}]
-        document["dice"] = [die, 1, 1]
-        passed = (
+    # Running from the Enraged Ogre: the modified die must make 5. The dice either side of that
+    # edge, each kept on the die's faces: a shift too large for one side still runs the other,
+    # and the effect counts only when every run held.
+    dice = sorted({min(6, max(1, 5 - effect.amount)), min(6, max(1, 4 - effect.amount))})
+    with ctx.together([DieRolls]):
+        for die in dice:
+            outcome = "escaped" if die + effect.amount >= 5 else "caught"
+            document = _cursed_fight(card, 3)
+            document["steps"] += [{"play": RAGE, "by": "Rival", "on": OGRE}, {"resolve": True}]
+            document["dice"] = [die, 1, 1]
             ctx.run(f"a die of {die} {outcome}", document, expect_values(outcome=outcome))
-            is not None
-            and passed
-        )
-    if passed:
-        ctx.covered.add(typing_literal(DieRolls))
 
 
 def _only_slot_check(ctx: CheckContext, card: CurseCard, effect: OnlySlotBonuses) -> None:
