@@ -155,10 +155,11 @@ def names_something(error: DocumentError, document: Any = NO_DOCUMENT) -> bool:
     if error.path:  # a key may be any text, blank ones too
         if error.path in places:
             return True
-        # A key missing from a mapping: its parent is a mapping of the document.
+        if error.path.endswith("]"):
+            return False  # a list item the document does not have
+        # A key missing from a mapping: its parent is a mapping of the document (the
+        # document itself when the path is one plain key).
         parent, _, _ = error.path.rpartition(".")
-        if "." not in error.path:
-            return True  # a key of the document itself, which is a mapping
         return isinstance(places.get(parent), dict)
     quoted = {a or b for a, b in _QUOTED.findall(error.message)}
     return bool(quoted & set(_scalars(document)))

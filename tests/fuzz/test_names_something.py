@@ -22,6 +22,9 @@ PACK: dict[str, Any] = {"name": "P", "sets": [{"code": "core", "cards": [{"name"
         # a value that is not a mapping.
         (DocumentError("sets[3].code", "required key is missing"), PACK, False),
         (DocumentError("name.first", "required key is missing"), PACK, False),
+        (DocumentError("sets[3]", "too short"), PACK, False),
+        (DocumentError("sets[0].cards[9]", "not a card"), PACK, False),
+        (DocumentError("sets[0].cards[0]", "not a card"), PACK, True),
         # The document as a whole: only by quoting one of its keys or values.
         (DocumentError("", "unknown key 'sets'"), PACK, True),
         (DocumentError("", "set 'core' is listed twice"), PACK, True),
