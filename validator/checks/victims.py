@@ -21,7 +21,13 @@ from validator.checks.runner import (
     _trait_names,
     _walk,
 )
-from validator.engine import ChangeCharacterCard, EffectBase, OthersPayValue, RivalsTake
+from validator.engine import (
+    ChangeCharacterCard,
+    EffectBase,
+    LoseCharacterCard,
+    OthersPayValue,
+    RivalsTake,
+)
 
 VICTIMS = {
     "fully equipped": (5, EQUIPMENT, 3),
@@ -102,10 +108,12 @@ def _table_runs(
             covers=covers,
         )
     if any(isinstance(e, OthersPayValue) for e in walked):
-        # The victim's only item is the 300 Gold Cart: the Rival can pay that, Third cannot.
+        # The victim's only item is the 300 Gold Cart: the Rival can pay that, Third cannot,
+        # and Fourth's own Cart pays it exactly (worth as much is enough: no level lost).
         seats = [
             Seat("Rival", 5, ["Validator Helm", "Validator Sword", "Validator Ram"]),
             Seat("Third", 4, ["Validator Trinket"]),
+            Seat("Fourth", 3, ["Validator Cart"]),
         ]
         victim = Victim(level, ["Validator Cart"], 0, set(), others=seats)
         players = [_player("Hero", level, in_play=["Validator Cart"])]
@@ -116,6 +124,16 @@ def _table_runs(
             _table_matches(victim, predictor(victim, 3), caught),
             covers=covers,
         )
+        # A victim who lost nothing set no price: the others keep every item and their Level.
+        rival = Seat("Rival", 5, ["Validator Helm", "Validator Sword"])
+        bare = Victim(level, [], 0, set(), others=[rival])
+        ctx.run(
+            "the other players pay nothing when the victim lost nothing",
+            deliver([_player("Hero", level), _player("Rival", 5, in_play=rival.items)], [], 3),
+            _table_matches(bare, predictor(bare, 3), caught),
+            covers=covers,
+        )
+    _named_character_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
         one, two, three = (_axis_card(axis, rank) for rank in range(3))
         decoy = _axis_card("race" if axis != "race" else "class", 0)
@@ -145,3 +163,54 @@ def _table_runs(
                 _table_matches(bare, predictor(bare, 3), caught),
                 covers=covers,
             )
+        # The card changes a card you have: without one on that axis (a Human, the
+        # classless) nothing happens, though a card of it lies in the Door discards.
+        lacking = Victim(level, [], 0, set(), others=[Seat("Rival")])
+        lacking.discard = [two]
+        ctx.run(
+            f"without a {axis}, the one in the Door discards is not taken",
+            deliver(
+                [_player("Hero", level), _player("Rival", in_play=_trait_names([two]))],
+                [{"discard_card": _title(two[1]), "by": "Rival"}],
+                3,
+            ),
+            _table_matches(lacking, predictor(lacking, 3), caught),
+            covers=covers,
+        )
+
+
+def _named_character_runs(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """A loss that names its card (a Wizard loses the Wizard) on a victim holding another card
+    of that axis too, put in play first: only the named one goes."""
+    for effect in walked:
+        if not isinstance(effect, LoseCharacterCard) or effect.name is None:
+            continue
+        named, other = (effect.axis, effect.name), _axis_card(effect.axis, 0)
+        victim = Victim(level, [], 0, {named, other})
+        # The other card, and a Super Munchkin-like card that lets the victim hold both, are
+        # plain and given inline: the card's library need not know them.
+        extra = f"Validator Second {_title(effect.axis)}"
+        inline: list[dict[str, Any]] = [
+            {"name": _title(other[1]), "deck": "door", "kind": other[0]},
+            {
+                "name": extra,
+                "deck": "door",
+                "kind": "other_door",
+                "effects": [{"type": "extra_character_card", "axis": effect.axis}],
+            },
+        ]
+        hero = _player("Hero", level, in_play=[_title(other[1]), extra, _title(named[1])])
+        document = deliver([hero, _player("Rival")], [], 3)
+        ctx.run(
+            f"a victim with another {effect.axis} keeps it and loses the {_title(effect.name)}",
+            {**document, "cards": [{**c, "encoding": {"status": "full"}} for c in inline]},
+            _table_matches(victim, predictor(victim, 3), caught),
+        )

@@ -1,0 +1,39 @@
+"""Outcomes on a victim and the table (Bad Stuff, a curse's cast): each rule the card or the
+rulebook states is seen to fail the card when that rule is broken in the engine (one of the
+mutation tool's mutants planted, then restored)."""
+
+import pytest
+
+from tests.validator.test_played import planted
+from validator.checks import check_card
+from validator.engine import SetDocument
+
+# (card of the core set, mutant, the check that must see it)
+CASES = [
+    # Unspeakably Awful Indescribable Horror: a Wizard loses the Wizard, not another Class.
+    (
+        "Unspeakably Awful Indescribable Horror",
+        "badstuff:_apply_one:branch:1f840a26",
+        "keeps it and loses the Wizard",
+    ),
+    # Change Race / Change Class: no effect on a Human or on the classless.
+    ("Curse! Change Race", "badstuff:_apply_one:branch:0d43a496", "without a race"),
+    ("Curse! Change Class", "badstuff:_apply_one:branch:0d43a496", "without a class"),
+    # Income Tax: items worth exactly the lost value pay it (no level lost) ...
+    ("Curse! Income Tax", "badstuff:_apply_one:compare:5d9bbab0", "must pay as much"),
+    # ... and a victim who lost nothing makes no one pay.
+    ("Curse! Income Tax", "badstuff:_apply_one:branch:cab0a38d", "victim lost nothing"),
+    ("Curse! Income Tax", "badstuff:_apply_one:compare:87af423a", "victim lost nothing"),
+]
+
+
+@pytest.mark.parametrize(("name", "mutant_id", "check"), CASES)
+def test_a_broken_outcome_rule_fails_the_card(
+    core_set: SetDocument, name: str, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == name)
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages
