@@ -1,7 +1,10 @@
-"""Items: forced help is judged against a strength worked out from the card's facts."""
+"""Items: forced help is judged against a strength worked out from the card's facts; a broken
+trading rule fails the item."""
 
 import pytest
 
+from tests.validator.test_played import planted
+from validator.checks import check_card
 from validator.checks.items import _force_help_check
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
@@ -50,3 +53,40 @@ def test_a_wrong_prediction_fails_the_card_instead_of_agreeing_with_the_engine(
         ctx.report.messages
     )
     assert ctx.covered == set()
+
+
+# (card, mutant, the trade check that must see it): the rules on trading Items from the table,
+# as every set's rulebook states them.
+TRADE_CASES = [
+    # Never with oneself; a fight elsewhere does not stop two others trading.
+    ("Bad-Ass Bandana", "turn:trade:branch:da9148de", "refused to its own owner"),
+    ("Bad-Ass Bandana", "turn:trade:compare:6dd6f89c", "outside someone else's fight"),
+    # What the other side hands back must come from its table too.
+    ("Bad-Ass Bandana", "turn:trade:statement:7b3a0f36", "refused from the hand"),
+    # Received with its slot taken, it is carried (not equipped, not lost).
+    ("Bad-Ass Bandana", "turn:_receive:boolean:91f9f303", "it is carried"),
+    ("Bad-Ass Bandana", "turn:_receive:statement:2392e3f8", "it is carried"),
+    # One Big item each: a second is refused, a swap of Big items is not; Small ones never count.
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:compare:d6532fca", "traded for the rival's"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:boolean:1c16cc86", "stays in play"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:number:cb8c54aa", "stays in play"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:boolean:94e5539a", "stays in play"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:compare:eb45c71e", "stays in play"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:compare:9df9d475", "has a Big item"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:compare:45ac6513", "has a Big item"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:compare:90b2a443", "has a Big item"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:branch:2b7141f0", "has a Big item"),
+    ("Chainsaw of Bloody Dismemberment", "turn:trade:arithmetic:af91441a", "has a Big item"),
+]
+
+
+@pytest.mark.parametrize(("name", "mutant_id", "check"), TRADE_CASES)
+def test_a_broken_trading_rule_fails_the_item(
+    core_set: SetDocument, name: str, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == name)
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages

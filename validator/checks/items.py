@@ -1,6 +1,7 @@
 """Checks of item cards: equipped by an allowed character and its bonus counted in combat (a
 bonus for a trait it does not require tried with the trait and without); refused to characters
-it does not allow or forbids; the slot, hands and Big limits; Run Away bonuses; and its other
+it does not allow or forbids; the slot, hands and Big limits; trading it from the table
+(`_trade_checks`); Run Away bonuses; and its other
 effects (`ITEM_EFFECT_CHECKS`: curse immunity, an escape bought by throwing it away, forced
 help).
 """
@@ -195,6 +196,7 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
             },
             covers=["big"],
         )
+    _trade_checks(ctx, card, allowed, sex)
     for effect in card.effects:
         if isinstance(effect, RunAway) and effect.when is None and effect.per is None:
             needed = 5 - effect.amount
@@ -374,3 +376,118 @@ def _trait_bonus_checks(
                     },
                     expect_values(fighter_strength=strength + (effect.amount if traits else 0)),
                 )
+
+
+# What fills a slot so that an item received for it cannot be equipped, only carried: the
+# rules allow one item per body slot and two hands in all.
+SLOT_FILLERS: dict[str, list[str]] = {
+    "headgear": ["Validator Helm"],
+    "armor": ["Validator Mail"],
+    "footgear": ["Validator Boots"],
+    "one_hand": ["Validator Sword", "Validator Buckler"],
+    "two_hands": ["Validator Sword"],
+}
+TRINKET = "Validator Trinket"  # a Small item with no slot to fill: never in the way
+CART = "Validator Cart"  # a Big item with no hands to take
+
+
+def _trade_checks(
+    ctx: CheckContext, card: ItemCard, allowed: dict[str, Any], sex: str | None
+) -> None:
+    """Trading it, as the rules of every set put it: Items on the table (never from the hand)
+    change hands between two players, neither of them in combat (a fight elsewhere does not
+    stop them), never with oneself; what is received stays in play (carried when its slot is
+    taken); a player ends with at most one Big item, what he gives away no longer counted."""
+    name = card.name
+    traits = [n for n in allowed.get("in_play", []) if n != name]
+    sexed: dict[str, Any] = {"sex": sex} if sex else {}
+    owner = _player("Hero", 3, in_play=[*traits, name], **sexed)
+
+    def partner(*items: str) -> dict[str, Any]:
+        # A rival who may use the item (the traits and sex it asks for), with these items.
+        return _player("Rival", 3, in_play=[*traits, *items], **sexed)
+
+    ctx.run(
+        "given away, it stays in play with its new owner",
+        {
+            "players": [owner, partner(TRINKET)],
+            "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
+            "expect": {"in_play": {"Rival": [name, TRINKET]}, "not_in_play": {"Hero": [name]}},
+        },
+    )
+    fillers = SLOT_FILLERS.get(card.slot or "")
+    if fillers and not card.big:
+        ctx.run(
+            "given to a player whose slot is taken, it is carried",
+            {
+                "players": [owner, partner(*fillers)],
+                "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
+                "expect": {"carried": {"Rival": [name]}, "equipped": {"Rival": fillers}},
+            },
+        )
+    # Swapped for a Big item when it is one: each side's old Big item no longer counts.
+    swapped = CART if card.big else TRINKET
+    ctx.run(
+        f"traded for the rival's {swapped}",
+        {
+            "players": [owner, partner(swapped)],
+            "steps": [{"give": [name], "by": "Hero", "to": "Rival", "take": [swapped]}],
+            "expect": {
+                "in_play": {"Hero": [swapped], "Rival": [name]},
+                "not_in_play": {"Hero": [name], "Rival": [swapped]},
+            },
+        },
+    )
+    if card.big:
+        ctx.run(
+            "refused to a player who has a Big item",
+            {
+                "players": [owner, partner(CART)],
+                "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
+                "expect": {
+                    "error": "Big item",
+                    "in_play": {"Hero": [name]},
+                    "not_in_play": {"Rival": [name]},
+                },
+            },
+        )
+    ctx.run(
+        "refused to its own owner",
+        {
+            "players": [owner, partner()],
+            "steps": [{"give": [name], "by": "Hero", "to": "Hero"}],
+            "expect": {"error": "themselves", "in_play": {"Hero": [name]}},
+        },
+    )
+    ctx.run(
+        "refused from the hand, even in exchange",
+        {
+            "players": [_player("Hero", 3, in_play=traits, hand=[name], **sexed), partner(TRINKET)],
+            "steps": [{"give": [TRINKET], "by": "Rival", "to": "Hero", "take": [name]}],
+            "expect": {
+                "error": "on the table",
+                "hand_sizes": {"Hero": 1},
+                "in_play": {"Rival": [TRINKET]},
+                "not_in_play": {"Rival": [name]},
+            },
+        },
+    )
+    for fighter in ("Hero", "Rival"):
+        ctx.run(
+            f"refused while the {'giver' if fighter == 'Hero' else 'receiver'} fights",
+            {
+                "players": [owner, partner()],
+                "combat": {"fighter": fighter, "monsters": [OGRE]},
+                "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
+                "expect": {"error": "in combat", "in_play": {"Hero": [name]}},
+            },
+        )
+    ctx.run(
+        "traded by two players outside someone else's fight",
+        {
+            "players": [_player("Fighter", 3), owner, partner()],
+            "combat": {"fighter": "Fighter", "monsters": [OGRE]},
+            "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
+            "expect": {"in_play": {"Rival": [name]}, "not_in_play": {"Hero": [name]}},
+        },
+    )
