@@ -95,13 +95,7 @@ def use_ability(
             raise RuleViolation(f"{ability.name} needs a card in the Door discards")
     if ability.when is not None and not holds(ability.when, player, game):
         raise RuleViolation(f"{ability.name} works only against {ability.when.phrase()}")
-    # The cost: discards from the hand or the table (never a curse kept as a reminder).
-    own = (
-        set(id(c) for c in player.hand)
-        | set(id(c) for c in player.items)
-        | set(id(c) for c in player.character if c is not source)
-        | set(id(c) for c in player.followers)
-    )
+    own = _payable(player, source)
     for card in discards:
         if id(card) not in own:
             raise RuleViolation(f"{card.name} is not a card {player.name} may discard")
@@ -157,11 +151,7 @@ def use_ability(
         return
     # Pay, then apply.
     for card in discards:
-        if card in player.character:
-            discard_character(game, player, card)
-        else:
-            take_card(game, player, card)
-            game.discard(card)
+        _pay_with(game, player, card)
     if combat is not None:
         combat.abilities_used.add(key)
         combat.backstabbed.add((key[1], target.name))
@@ -193,6 +183,28 @@ def use_ability(
             combat.level_override[player.name] = getattr(monsters_paid[0].card, "level", 0) or 0
 
 
+def _payable(player: Player, source: CardInstance) -> set[int]:
+    """The cards that may pay for an ability: any card in the hand or in play (the rulebooks),
+    but not the card whose ability it is (discarding it loses the ability), and never a curse
+    kept as a reminder."""
+    return (
+        set(id(c) for c in player.hand)
+        | set(id(c) for c in player.items)
+        | set(id(c) for c in player.character if c is not source)
+        | set(id(c) for c in player.followers)
+    )
+
+
+def _pay_with(game: Game, player: Player, card: CardInstance) -> None:
+    """Discard one card paid for an ability: a character card leaves the character (and
+    what goes with it), anything else goes to its discard pile."""
+    if card in player.character:
+        discard_character(game, player, card)
+    else:
+        take_card(game, player, card)
+        game.discard(card)
+
+
 def _theft_sources(player: Player) -> int:
     """Theft-granting cards stack (Super Munchkin): meta-abilities and Theft abilities."""
     abilities = sum(
@@ -211,11 +223,12 @@ def _theft(
     if len(discards) != 1:
         raise RuleViolation("Theft costs exactly 1 discard")
     card = discards[0]
-    if card is source or (card not in player.hand and card not in player.items):
+    # Paid like any ability (Super Munchkin rules, Classes: any card in play or in the hand),
+    # a Power or a Class beside the Theft card included.
+    if id(card) not in _payable(player, source):
         raise RuleViolation(f"{card.name} is not a card {player.name} may discard for Theft")
     needed = max(2, 5 - _theft_sources(player))
-    take_card(game, player, card)
-    game.discard(card)
+    _pay_with(game, player, card)
     roll = game.roll(player)
     game.note(f"{player.name} tries Theft: rolls {roll}, needs {needed}")
     if roll >= needed:
