@@ -46,6 +46,24 @@ ABILITY_CASES = [
     # Charity (a Dwarf keeps 6): only cards over the limit go, and only to the lowest Level.
     ("Dwarf", "turn:charity:branch:1df49afa", "a hand under its limit kept whole"),
     ("Dwarf", "turn:charity:boolean:656f2d11", "charity to the lowest-Level player only"),
+    # Any card in play or in the hand powers an ability: another character card pays and
+    # leaves play; the ability's own card does not pay.
+    ("Thief", "abilities:_payable:compare:bbaefb6a", "paid with another character card"),
+    ("Thief", "abilities:_pay_with:branch:ba0a366d", "paid with another character card"),
+    ("Thief", "abilities:_pay_with:statement:e5ef3cff", "paid with another character card"),
+    ("Warrior", "abilities:use_ability:branch:9fce3216", "paid with Warrior itself"),
+    # A character card, not an item, is what may be discarded at any time.
+    ("Elf", "abilities:discard_character_card:branch:deab0267", "an item refused as a"),
+    # An ability the card does not have (Theft, for a Warrior) is refused.
+    ("Warrior", "abilities:use_ability:boolean:4b85df1c", "does not have refused"),
+    ("Warrior", "abilities:use_ability:branch:249fd828", "does not have refused"),
+    # Backstab hits each player in the fight once: the fighter and the helper both.
+    ("Thief", "abilities:use_ability:compare:b3ec20ab", "on the fighter and on the helper"),
+    ("Thief", "abilities:use_ability:boolean:bbffc29e", "on the fighter and on the helper"),
+    # Charm costs the whole hand: an empty hand cannot pay it.
+    ("Wizard", "abilities:use_ability:branch:d8891e9c", "refused with an empty hand"),
+    # Flight's +1 per discard, no more: one below the roll still caught.
+    ("Wizard", "abilities:use_ability:number:bcd8ac21", "running away, one short"),
 ]
 
 

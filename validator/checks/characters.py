@@ -14,7 +14,7 @@ from validator.checks.played import (
     _removal_check,
     _strength_in_play_check,
 )
-from validator.checks.references import OGRE, RAGE, _stand_in
+from validator.checks.references import DRIFTER, OGRE, RAGE, _stand_in
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
 from validator.engine import (
     Ability,
@@ -159,6 +159,53 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 expect_values(levels={"Hero": 4}),
                 covers=["sell_double"],
             )
+    # A character card may be discarded at any time, even in a fight (core rules, Races and
+    # Classes); an item is not got rid of that way (it is sold, traded or lost), and stays.
+    ctx.run(
+        f"{name} discarded in a fight",
+        {
+            "players": [_player("Hero", 3, in_play=[name]), _player("Rival")],
+            "combat": fight,
+            "steps": [{"discard_card": name, "by": "Hero"}],
+            "expect": {"not_in_play": {"Hero": [name]}},
+        },
+    )
+    ctx.run(
+        "an item refused as a discarded character card",
+        {
+            "players": [_player("Hero", 3, in_play=[name, "Validator Helm"]), _player("Rival")],
+            "steps": [{"discard_card": "Validator Helm", "by": "Hero"}],
+            "expect": {"error": True, "in_play": {"Hero": [name, "Validator Helm"]}},
+        },
+    )
+    if card.abilities:
+        # An ability the card does not have is refused, nothing paid: Theft (which Super
+        # Munchkin also grants without a card ability) when the card has none so named.
+        missing = "no-such-ability" if any(a.slug == "theft" for a in card.abilities) else "theft"
+        ctx.run(
+            "an ability the card does not have refused",
+            {
+                "players": [
+                    _player("Hero", 3, in_play=[name], hand=["Validator Trinket"]),
+                    _player("Rival", in_play=["Validator Helm"]),
+                ],
+                "dice": [6],
+                "steps": [
+                    {
+                        "use": name,
+                        "ability": missing,
+                        "by": "Hero",
+                        "discard": ["Validator Trinket"],
+                    }
+                ],
+                "expect": {
+                    "error": True,
+                    "hand_sizes": {"Hero": 1},
+                    "in_play": {"Rival": ["Validator Helm"]},
+                },
+            },
+            expect_values(levels={"Hero": 3}),
+        )
     if len(card.abilities) > 1:
         # A card of several abilities is told which one: unnamed, none is used, nothing paid.
         ctx.run(
@@ -309,8 +356,34 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 expect_values(outcome="escaped"),
                 covers=[RunAway, "ability"],
             )
+            if needed - 1 >= 1:
+                # One below the roll the discards make enough: still caught.
+                ctx.run(
+                    f"{ability.name} helps running away, one short",
+                    {
+                        "players": [
+                            _player("Hero", 6, in_play=[name], hand=hand),
+                            _player("Rival", 1, hand=[RAGE]),
+                        ],
+                        "combat": fight,
+                        "steps": [
+                            {"play": RAGE, "by": "Rival", "on": OGRE},
+                            {
+                                "use": name,
+                                "ability": ability.slug,
+                                "by": "Hero",
+                                "discard": hand[:discards],
+                            },
+                            {"resolve": True},
+                        ],
+                        "dice": [needed - 1],
+                    },
+                    expect_values(outcome="caught"),
+                )
         _ability_effect_checks(ctx, card, ability)
         _ability_refusals(ctx, card, ability)
+        _ability_payments(ctx, card, ability)
+        _per_victim_checks(ctx, card, ability)
 
 
 def _conditional_ability_check(
@@ -490,3 +563,123 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
                 },
             },
         )
+
+
+def _ability_payments(ctx: CheckContext, card: CharacterCard, ability: Ability) -> None:
+    """What may pay for the ability. The rulebooks let any card in play or in the hand be
+    discarded to power an ability, so another character card of the user's (a Race beside a
+    Class) pays and leaves play; a cost of the whole hand is refused when the hand is empty."""
+    cost, name = ability.cost, card.name
+    if cost is None or ability.when is not None:
+        return
+    in_combat = ability.timing in ("combat", "running_away")
+    fight = {"combat": {"fighter": "Hero", "monsters": [OGRE]}} if in_combat else {}
+    if cost.discard_hand and ability.target in ("self", "monster"):
+        ctx.run(
+            f"{ability.name} refused with an empty hand",
+            {
+                "players": [_player("Hero", 3, in_play=[name]), _player("Rival")],
+                **fight,
+                "steps": [{"use": name, "ability": ability.slug, "by": "Hero"}],
+                "expect": {"error": True},
+            },
+            expect_values(monster_strength=5) if in_combat else None,
+        )
+        return
+    most = cost.discard_up_to or cost.discard
+    if cost.discard_hand or cost.from_hand or not most or ability.target != "self":
+        return
+    # The card whose ability it is pays nothing: discarded, its ability is gone with it.
+    ctx.run(
+        f"{ability.name} refused paid with {name} itself",
+        {
+            "players": [
+                _player("Hero", 3, in_play=[name], hand=["Validator Trinket"] * most),
+                _player("Rival"),
+            ],
+            **fight,
+            "steps": [
+                {
+                    "use": name,
+                    "ability": ability.slug,
+                    "by": "Hero",
+                    "discard": [name, *["Validator Trinket"] * (most - 1)],
+                }
+            ],
+            "dice": [6],
+            "expect": {"error": True, "in_play": {"Hero": [name]}},
+        },
+        expect_values(hand_sizes={"Hero": most}),
+    )
+    # A character card of another axis than the card's, so both stay in play together.
+    other = DRIFTER if card.kind == "race" else "Validator Stranger"
+    hand = ["Validator Trinket"] * most
+    ctx.run(
+        f"{ability.name} paid with another character card in play",
+        {
+            "players": [_player("Hero", 3, in_play=[name, other], hand=hand), _player("Rival")],
+            **fight,
+            "steps": [
+                {
+                    "use": name,
+                    "ability": ability.slug,
+                    "by": "Hero",
+                    "discard": [other, *hand[: most - 1]],
+                }
+            ],
+            # A die for an ability that rolls: the top face, whatever it then does.
+            "dice": [6],
+            "expect": {"in_play": {"Hero": [name]}, "not_in_play": {"Hero": [other]}},
+        },
+        expect_values(hand_sizes={"Hero": len(hand) - (most - 1)}),
+    )
+
+
+def _per_victim_checks(ctx: CheckContext, card: CharacterCard, ability: Ability) -> None:
+    """An ability limited to once per victim in a combat (Backstab) hits each player in the
+    fight once: the fighter and the helper both, but the same one twice is refused."""
+    if ability.limit != "once_per_victim_per_combat" or ability.target != "fighting_player":
+        return
+    strength = [e for e in ability.effects if isinstance(e, Strength)]
+    cost = ability.cost
+    per_use = max(1, (cost.discard or cost.discard_up_to) if cost else 0)
+    if not strength or (cost is not None and (cost.discard_hand or cost.from_hand)):
+        return
+    total = sum(e.amount for e in strength)
+    name = card.name
+    hand = ["Validator Trinket"] * (2 * per_use)
+
+    def use(on: str) -> dict[str, Any]:
+        return {
+            "use": name,
+            "ability": ability.slug,
+            "by": "Rival",
+            "on": on,
+            "discard": hand[:per_use],
+        }
+
+    players = [
+        _player("Hero", 3),
+        _player("Rival", 1, in_play=[name], hand=hand),
+        _player("Helper", 2),
+    ]
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    ctx.run(
+        f"{ability.name} on the fighter and on the helper",
+        {
+            "players": players,
+            "combat": fight,
+            "steps": [{"help": "Helper"}, use("Hero"), use("Helper")],
+        },
+        expect_values(fighter_strength=3 + 2 + 2 * total, hand_sizes={"Rival": 0}),
+    )
+    ctx.run(
+        f"{ability.name} twice on the fighter refused",
+        {
+            "players": players,
+            "combat": fight,
+            "steps": [use("Hero"), use("Hero")],
+            "expect": {"error": True, "hand_sizes": {"Rival": per_use}},
+        },
+        expect_values(fighter_strength=3 + total),
+    )

@@ -154,7 +154,7 @@ _EXTRA: list[CardBase] | None = None
 
 
 def extra_references() -> list[CardBase]:
-    """A hireling, and a race no condition names (to be "not Human")."""
+    """A hireling, a race no condition names (to be "not Human") and a class likewise."""
     global _EXTRA
     if _EXTRA is None:
         _EXTRA = [
@@ -169,6 +169,7 @@ def extra_references() -> list[CardBase]:
             parse_card(
                 {"name": "Validator Stranger", "deck": "door", "kind": "race", "encoding": _FULL}
             ),
+            parse_card({"name": DRIFTER, "deck": "door", "kind": "class", "encoding": _FULL}),
         ]
     return _EXTRA
 
@@ -189,6 +190,8 @@ EQUIPMENT = [
     "Validator Cart",
 ]
 STRANGER = ("race", "validator stranger")
+# A class no condition names: a second character card beside a Race under test.
+DRIFTER = "Validator Drifter"
 
 # The references scenarios name most: the Ogre fought, the Imp added or swapped in, and the
 # Rage (+100) that makes a fight lost, to run away or meet Bad Stuff.
