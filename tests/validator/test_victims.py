@@ -24,6 +24,13 @@ CASES = [
     # ... and a victim who lost nothing makes no one pay.
     ("Curse! Income Tax", "badstuff:_apply_one:branch:cab0a38d", "victim lost nothing"),
     ("Curse! Income Tax", "badstuff:_apply_one:compare:87af423a", "victim lost nothing"),
+    # ... and one item that covers it is paid alone, the dearer one kept.
+    ("Curse! Income Tax", "badstuff:_cheapest_payment:number:26261e06", "one item that covers"),
+    # Insurance Salesman: 1,000 Gold of items go, not none, not more (thirteen items held).
+    ("Insurance Salesman", "badstuff:_cheapest_payment:statement:2c2dca29", "thirteen items"),
+    ("Insurance Salesman", "badstuff:_cheapest_payment:augmented:f8af6f47", "thirteen items"),
+    ("Insurance Salesman", "badstuff:_cheapest_payment:branch:c11491b1", "thirteen items"),
+    ("Insurance Salesman", "badstuff:_cheapest_payment:compare:248efe94", "thirteen items"),
 ]
 
 

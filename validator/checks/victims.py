@@ -25,6 +25,7 @@ from validator.engine import (
     ChangeCharacterCard,
     EffectBase,
     LoseCharacterCard,
+    LoseGoldValue,
     OthersPayValue,
     RivalsTake,
 )
@@ -131,6 +132,29 @@ def _table_runs(
             "the other players pay nothing when the victim lost nothing",
             deliver([_player("Hero", level), _player("Rival", 5, in_play=rival.items)], [], 3),
             _table_matches(bare, predictor(bare, 3), caught),
+            covers=covers,
+        )
+        # The Rival's 200 Gold Sword covers the victim's 200 Gold Helm alone: the 400 Gold Ram
+        # is kept (the cheapest payment that covers it).
+        rival = Seat("Rival", 5, ["Validator Sword", "Validator Ram"])
+        helm = Victim(level, ["Validator Helm"], 0, set(), others=[rival])
+        players = [_player("Hero", level, in_play=helm.items)]
+        ctx.run(
+            "the other players pay with the one item that covers it",
+            deliver([*players, _player("Rival", 5, in_play=rival.items)], [], 3),
+            _table_matches(helm, predictor(helm, 3), caught),
+            covers=covers,
+        )
+    if any(isinstance(e, LoseGoldValue) for e in walked):
+        # Thirteen items of 200 Gold: exactly enough of them go (1,000 Gold is five), not
+        # none and not every one.
+        small = ["Validator Helm", "Validator Mail", "Validator Boots", "Validator Sword"]
+        many = [*small, "Validator Buckler"] * 2 + small[:3]
+        rich = Victim(level, many, 0, set())
+        ctx.run(
+            "a victim with thirteen items gives up just enough of them",
+            deliver([_player("Hero", level, in_play=many), _player("Rival")], [], 3),
+            _table_matches(rich, predictor(rich, 3), caught),
             covers=covers,
         )
     _named_character_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
