@@ -57,6 +57,19 @@ CASES = [
     # Half-Breed is played when a Race could be (its player's own turn), onto a Race.
     ("Half-Breed", "turn:_play_other:branch:170f8753", "refused on another player's turn"),
     ("Half-Breed", "turn:_play_other:branch:a9e9bb27", "refused with no race card"),
+    # Wandering Monster and Illusion bring in a monster from their player's own hand.
+    ("Wandering Monster", "turn:_play_other:branch:dedce103", "not a monster"),
+    ("Wandering Monster", "turn:_play_other:boolean:97db3af3", "refused with nothing"),
+    ("Illusion", "turn:_play_other:branch:69cae001", "not a monster"),
+    ("Illusion", "turn:_play_other:boolean:4eff9931", "refused with nothing"),
+    # A Mate named at the copy copies the same monster again.
+    ("Mate", "turn:_play_other:branch:962386ac", "played on the copy"),
+    # Steal a Level: from a Level 2 player, at Level 8, and with no one named.
+    ("Steal a Level", "turn:_play_other:number:ba75cd29", "from a Level 2 player"),
+    ("Steal a Level", "turn:_play_other:number:7886f0bd", "at Level 8"),
+    ("Steal a Level", "turn:_play_other:boolean:ffae4e99", "with no one named"),
+    ("Steal a Level", "turn:_play_other:statement:837a3799", "with no one named"),
+    ("Steal a Level", "turn:_play_other:statement:518cd3b2", "with no one named"),
 ]
 
 

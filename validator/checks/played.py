@@ -656,6 +656,7 @@ def _add_monster_check(ctx: CheckContext, card: CardBase, effect: AddMonster) ->
         expect_values(monster_strength=6, outcome="won", levels={"Hero": 3}, treasures_drawn=3),
     )
     # Fled separately: a 5 escapes one, a 1 is caught by the other (-1 for the Ogre, -2 the Imp).
+    _monster_from_hand_refusals(ctx, card, {"players": players, "combat": fight}, "Rival", {})
     players[0] = _player("Hero", 4)
     if passed is not None:
         ctx.run(
@@ -686,6 +687,24 @@ def _mate_check(ctx: CheckContext, card: CardBase, effect: Mate) -> None:
             ],
         },
         expect_values(monster_strength=16, outcome="won", levels={"Hero": 5}, treasures_drawn=6),
+    )
+    # Named at the copy, it copies the same monster again: a third Ogre (15 strong, 3 levels
+    # and 6 Treasures for a 33-strong Hero).
+    ctx.run(
+        "played on the copy, a third of the same monster",
+        {
+            "players": [
+                _player("Hero", 3, in_play=["Validator Gauntlet"]),
+                _player("Rival", hand=[card.name, card.name]),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [
+                {"play": card.name, "by": "Rival", "on": OGRE},
+                {"play": card.name, "by": "Rival", "on": f"{OGRE} (Mate)"},
+                {"resolve": True},
+            ],
+        },
+        expect_values(monster_strength=15, outcome="won", levels={"Hero": 6}, treasures_drawn=6),
     )
     needed = 5 - effect.runaway
     if passed is None or not 2 <= needed <= 6:
@@ -719,6 +738,41 @@ def _replace_check(ctx: CheckContext, card: CardBase, effect: ReplaceMonster) ->
         expect_values(monster_strength=1, outcome="won", levels={"Hero": 4}, treasures_drawn=1),
         covers=[ReplaceMonster],
     )
+    _monster_from_hand_refusals(ctx, card, _losing(card, "Hero"), "Hero", {"on": OGRE})
+
+
+def _monster_from_hand_refusals(
+    ctx: CheckContext,
+    card: CardBase,
+    document: dict[str, Any],
+    by: str,
+    target: dict[str, Any],
+) -> None:
+    """The monster it brings in comes from its player's own hand, as the card says: named with
+    something that is not a monster, or with nothing (while another player holds a monster), the
+    card is refused and the fight is left as it was (the Ogre alone, every card still in hand)."""
+    players = [dict(p) for p in document["players"]]
+    player = next(p for p in players if p["name"] == by)
+    other = next(p for p in players if p["name"] != by)
+    # Its player holds no monster, only an item; the other player holds the Imp.
+    player["hand"] = [card.name, "Validator Helm", *(h for h in player["hand"] if h != card.name)]
+    player["hand"] = [h for h in player["hand"] if h != IMP]
+    other["hand"] = [*other.get("hand", []), IMP]
+    held = {by: len(player["hand"]), other["name"]: len(other["hand"])}
+    for label, named in (
+        ("a card that is not a monster", {"with": "Validator Helm"}),
+        ("nothing", {}),
+    ):
+        ctx.run(
+            f"refused with {label}",
+            {
+                **document,
+                "players": players,
+                "steps": [{"play": card.name, "by": by, **target, **named}],
+                "expect": {"error": True, "hand_sizes": held},
+            },
+            expect_values(monster_strength=5),
+        )
 
 
 def _take_item_check(ctx: CheckContext, card: CardBase, effect: TakeItemInCombat) -> None:
@@ -788,6 +842,39 @@ def _carry_check(ctx: CheckContext, card: CardBase, effect: CarryItem) -> None:
     )
 
 
+def _steal_level_check(ctx: CheckContext, card: CardBase, effect: StealLevel) -> None:
+    """A level taken from another player: from one at Level 2 (never below 1); with no one
+    named, from a player who has a level to spare; at Level 8 (9 is not the winning level);
+    never from a Level 1 player nor from oneself. The card is gone when it acted."""
+    if getattr(card, "timing", "any") in ("combat", "running_away", "on_draw"):
+        return  # played outside a fight here; such a card is tried where it acts
+    runs: list[tuple[str, int, int, str | None, dict[str, Any]]] = [
+        # (label, the Hero's Level, the Rival's, who is named, what is expected)
+        ("from a Level 2 player", 3, 2, "Rival", {"levels": {"Hero": 4, "Rival": 1}}),
+        ("with no one named", 3, 1, None, {"levels": {"Hero": 4, "Rival": 1, "Third": 3}}),
+        ("at Level 8", 8, 2, "Rival", {"levels": {"Hero": 9, "Rival": 1}}),
+        ("refused from a Level 1 player", 3, 1, "Rival", {"error": True, "levels": {"Rival": 1}}),
+        ("refused from its own player", 3, 2, "Hero", {"error": True, "levels": {"Hero": 3}}),
+    ]
+    with ctx.together([StealLevel]):
+        for label, level, rival, named, expected in runs:
+            refused = "error" in expected
+            ctx.run(
+                label,
+                {
+                    "players": [
+                        _player("Hero", level, hand=[card.name]),
+                        _player("Rival", rival),
+                        _player("Third", 4),
+                    ],
+                    "steps": [
+                        {"play": card.name, "by": "Hero", **({"on": named} if named else {})}
+                    ],
+                    "expect": {**expected, "hand_sizes": {"Hero": 1 if refused else 0}},
+                },
+            )
+
+
 PLAYED_CHECKS: dict[type[EffectBase], Callable[[CheckContext, CardBase, Any], None]] = {
     DoubleStrength: _double_strength_check,
     AutomaticEscape: _automatic_escape_check,
@@ -806,4 +893,5 @@ PLAYED_CHECKS: dict[type[EffectBase], Callable[[CheckContext, CardBase, Any], No
     ReplaceMonster: _replace_check,
     TakeItemInCombat: _take_item_check,
     CarryItem: _carry_check,
+    StealLevel: _steal_level_check,
 }
