@@ -62,6 +62,16 @@ ABILITY_CASES = [
     ("Thief", "abilities:use_ability:boolean:bbffc29e", "on the fighter and on the helper"),
     # Charm costs the whole hand: an empty hand cannot pay it.
     ("Wizard", "abilities:use_ability:branch:d8891e9c", "refused with an empty hand"),
+    # Turning works against an Undead monster with another monster beside it.
+    ("Cleric", "strength:holds:builtin:b37a10a6", "and another monster"),
+    # An Elf's levels for helping never win the game, unless the table plays shared victories
+    # and the fighter wins by the kill, when the helper wins too.
+    ("Elf", "combat:_reward:boolean:5e25c4cc", "does not win by helping"),
+    ("Elf", "combat:_reward:compare:fecc059f", "needs the fighter's win"),
+    ("Elf", "combat:_reward:branch:e914a17f", "the helper wins with the fighter"),
+    ("Elf", "combat:_reward:boolean:0ae0c3c6", "does not win by helping"),
+    ("Elf", "combat:_reward:compare:463c4f9a", "the helper wins with the fighter"),
+    ("Elf", "combat:_reward:statement:6319fd21", "the helper wins with the fighter"),
     # Flight's +1 per discard, no more: one below the roll still caught.
     ("Wizard", "abilities:use_ability:number:bcd8ac21", "running away, one short"),
 ]

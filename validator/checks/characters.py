@@ -143,6 +143,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 expect_values(levels={"Helper": 3, "Hero": 4}),
                 covers=["helper_levels"],
             )
+            _helper_win_checks(ctx, name, fight)
         elif typing_literal(type(effect)) == "sell_double":
             # 400 doubled + 200 makes the 1,000 that 600 alone would not.
             ctx.run(
@@ -408,6 +409,19 @@ def _conditional_ability_check(
         },
         expect_values(fighter_strength=3 + total),
         covers=[Strength],
+    )
+    # The fight is against that monster while it is in it, another monster beside it or not.
+    ctx.run(
+        f"{ability.name} against {monster} and another monster",
+        {
+            "players": [
+                _player("Hero", 3, in_play=source.table(), hand=source.hand()),
+                _player("Rival"),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [monster, OGRE]},
+            "steps": [source.step()],
+        },
+        expect_values(fighter_strength=3 + total),
     )
 
 
@@ -683,3 +697,37 @@ def _per_victim_checks(ctx: CheckContext, card: CharacterCard, ability: Ability)
         },
         expect_values(fighter_strength=3 + total),
     )
+
+
+def _helper_win_checks(ctx: CheckContext, name: str, fight: dict[str, Any]) -> None:
+    """A helper's levels for helping never win the game (a win takes a kill of one's own),
+    unless the table plays shared victories and the fighter wins by this kill: then the
+    helper wins too, whatever the helper's Level (core rules, optional rules)."""
+    shared = {"options": {"shared_victory": True}}
+    for label, options, hero, helper, levels, winners in (
+        ("a helper at Level 9 does not win by helping", {}, 9, 9, (10, 9), ["Hero"]),
+        (
+            "a shared victory: the helper wins with the fighter",
+            shared,
+            9,
+            3,
+            (10, 4),
+            ["Hero", "Helper"],
+        ),
+        ("a shared victory needs the fighter's win", shared, 3, 9, (4, 9), []),
+    ):
+        ctx.run(
+            label,
+            {
+                **options,
+                "players": [
+                    _player("Hero", hero, in_play=["Validator Gauntlet"]),
+                    _player("Helper", helper, in_play=[name]),
+                ],
+                "combat": fight,
+                "steps": [{"help": "Helper"}, {"resolve": True}],
+            },
+            expect_values(
+                levels={"Hero": levels[0], "Helper": levels[1]}, winners=winners, outcome="won"
+            ),
+        )

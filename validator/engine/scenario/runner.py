@@ -269,6 +269,7 @@ def run_scenario(
     values["equipped"] = {p.name: sorted(c.name for c in p.equipped) for p in game.players}
     values["dead"] = [p.name for p in game.players if p.dead]
     values["winner"] = game.winner.name if game.winner is not None else None
+    values["winners"] = [p.name for p in game.winners]  # a shared victory has several
     values["sex"] = {p.name: p.sex for p in game.players}
     values["log"] = list(game.log)
     failures = _check(context, document.expect, values, refusal)
