@@ -31,6 +31,12 @@ CASES = [
     ("Insurance Salesman", "badstuff:_cheapest_payment:augmented:f8af6f47", "thirteen items"),
     ("Insurance Salesman", "badstuff:_cheapest_payment:branch:c11491b1", "thirteen items"),
     ("Insurance Salesman", "badstuff:_cheapest_payment:compare:248efe94", "thirteen items"),
+    # The dead receive no cards: a dead player neither takes its share nor loots a body ...
+    ("Hippogriff", "badstuff:_rivals_take:branch:64451968", "killed just before takes nothing"),
+    ("Bullrog", "badstuff:kill:boolean:de3e3134", "killed just before loots nothing"),
+    # ... and a curse cast on the dead finds nothing more to take (the Level is kept).
+    ("Curse! Lose Your Class", "badstuff:apply_outcomes:branch:67c49fb7", "victim killed"),
+    ("Curse! Lose Your Class", "badstuff:apply_outcomes:negation:a1ea7216", "victim killed"),
 ]
 
 

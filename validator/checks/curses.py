@@ -24,9 +24,10 @@ from validator.checks.runner import (
     expect_values,
     typing_literal,
 )
-from validator.checks.victims import TABLE_OUTCOMES, Delivery, _victim_runs
+from validator.checks.victims import DOOM, DOOM_CARD, TABLE_OUTCOMES, Delivery, _victim_runs
 from validator.engine import (
     CurseCard,
+    Death,
     DieRolls,
     DiscardFromHand,
     EffectBase,
@@ -125,6 +126,8 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
         for effect in outcomes:
             if isinstance(effect, DiscardFromHand) and predictable:
                 _hand_discard_runs(ctx, card, outcomes, effect)
+        if predictable:
+            _dead_victim_run(ctx, card, outcomes)
     if lasting:
         ctx.run(
             "its lasting part stays with the victim",
@@ -142,6 +145,28 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
         check = LASTING_CHECKS.get(type(effect))
         if check is not None:
             check(ctx, card, effect)
+
+
+def _dead_victim_run(ctx: CheckContext, card: CurseCard, outcomes: Sequence[EffectBase]) -> None:
+    """Cast by the Rival on a Hero it killed just before: the dead keep their Level, hold
+    nothing (the Rival looted the Helm) and the curse finds nothing more to act on."""
+    victim = Victim(5, ["Validator Helm"], 0, set())
+    ctx.run(
+        "cast on a victim killed just before",
+        {
+            "players": [
+                _player("Hero", 5, in_play=["Validator Helm"]),
+                _player("Rival", 1, hand=[DOOM, card.name]),
+            ],
+            "steps": [
+                {"play": DOOM, "by": "Rival", "on": "Hero"},
+                {"play": card.name, "by": "Rival", "on": "Hero"},
+            ],
+            "dice": [3],
+            "cards": [DOOM_CARD],
+        },
+        _table_matches(victim, _predict_cast([Death(type="death"), *outcomes], victim, 3)),
+    )
 
 
 def _hand_discard_runs(

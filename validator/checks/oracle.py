@@ -59,9 +59,18 @@ class Seat:
     hand: int = 0
     traits: set[tuple[str, str]] = field(default_factory=set)
     sex: str = "male"
+    dead: bool = False  # killed earlier this turn: receives no cards until revived
 
     def copy(self) -> Seat:
-        return Seat(self.name, self.level, list(self.items), self.hand, set(self.traits), self.sex)
+        return Seat(
+            self.name,
+            self.level,
+            list(self.items),
+            self.hand,
+            set(self.traits),
+            self.sex,
+            self.dead,
+        )
 
 
 @dataclass
@@ -212,8 +221,9 @@ def _set_level(effect: SetLevel, v: Victim, die: int) -> Outcome:
 def _death(effect: Death, v: Victim, die: int) -> Outcome:
     body = v.hand + v.doors + len(v.items)
     v.dead, v.items, v.hand, v.doors = True, [], 0, 0
-    # Looting the body: one card each, highest Level first (a tie is settled by a die).
-    looters = sorted(v.others, key=lambda s: -s.level)
+    # Looting the body: one card each, highest Level first (a tie is settled by a die); the
+    # dead receive no cards (core rules, Death).
+    looters = sorted((s for s in v.others if not s.dead), key=lambda s: -s.level)
     if body >= len(looters):
         for seat in looters:
             seat.hand += 1
@@ -387,6 +397,8 @@ def _take_in_turn(effect: RivalsTake, v: Victim, takers: Sequence[int]) -> list[
     # which card is the taker's choice (or chance, unseen from the hand): every one is allowed.
     states, took = [v], False
     for index in takers:
+        if v.others[index].dead:
+            continue  # the dead receive no cards (core rules, Death)
         for _ in range(effect.count):
             nxt: dict[tuple[Any, ...], Victim] = {}
             for state in states:

@@ -23,6 +23,7 @@ from validator.checks.runner import (
 )
 from validator.engine import (
     ChangeCharacterCard,
+    Death,
     EffectBase,
     LoseCharacterCard,
     LoseGoldValue,
@@ -39,6 +40,17 @@ VICTIMS = {
 # Outcomes whose result depends on the rest of the table: predicted on the tables of
 # `_table_runs`, not on the plain victims.
 TABLE_OUTCOMES = (RivalsTake, ChangeCharacterCard, OthersPayValue)
+
+# A curse that kills, given inline, to have another player dead (until their next turn) when
+# the outcome comes: the dead receive no cards.
+DOOM = "Validator Doom"
+DOOM_CARD = {
+    "name": DOOM,
+    "deck": "door",
+    "kind": "curse",
+    "effects": [{"type": "death"}],
+    "encoding": {"status": "full"},
+}
 
 Predictor = Callable[[Victim, int], list[Victim]]
 # (players, steps before the outcome, die) -> the scenario that delivers it to the Hero
@@ -106,6 +118,41 @@ def _table_runs(
             "the other players take their share around a table of five",
             deliver([hero, *(_player(s.name, s.level) for s in seats)], [], 3),
             _table_matches(victim, predictor(victim, 3), caught),
+            covers=covers,
+        )
+        # Left (Level 2) was killed just before: it takes nothing; Right (Level 3, the highest
+        # alive) takes as if Left were not there.
+        seats = [Seat("Left", 2, dead=True), Seat("Right", 3)]
+        victim = Victim(level, items, 1, set(), doors=1, others=seats)
+        hero = _player(
+            "Hero", level, in_play=items, hand=[DOOM, "Validator Trinket", "Validator Door"]
+        )
+        document = deliver(
+            [hero, _player("Left", 2), _player("Right", 3)],
+            [{"play": DOOM, "by": "Hero", "on": "Left"}],
+            3,
+        )
+        ctx.run(
+            "a player killed just before takes nothing",
+            {**document, "cards": [DOOM_CARD]},
+            _table_matches(victim, predictor(victim, 3), caught),
+            covers=covers,
+        )
+    if any(isinstance(e, Death) for e in walked):
+        # The body is looted by the living only: Left, the highest Level, was killed just before.
+        seats = [Seat("Left", 7, dead=True), Seat("Right", 3)]
+        items = ["Validator Helm", "Validator Sword"]
+        victim = Victim(level, items, 1, set(), others=seats)
+        hero = _player("Hero", level, in_play=items, hand=[DOOM, "Validator Trinket"])
+        document = deliver(
+            [hero, _player("Left", 7), _player("Right", 3)],
+            [{"play": DOOM, "by": "Hero", "on": "Left"}],
+            1,
+        )
+        ctx.run(
+            "a player killed just before loots nothing",
+            {**document, "cards": [DOOM_CARD]},
+            _table_matches(victim, predictor(victim, 1), caught),
             covers=covers,
         )
     if any(isinstance(e, OthersPayValue) for e in walked):
