@@ -31,6 +31,10 @@ CASES = [
     ("Insurance Salesman", "badstuff:_cheapest_payment:augmented:f8af6f47", "thirteen items"),
     ("Insurance Salesman", "badstuff:_cheapest_payment:branch:c11491b1", "thirteen items"),
     ("Insurance Salesman", "badstuff:_cheapest_payment:compare:248efe94", "thirteen items"),
+    # A taker of items takes an item, though a Treasure in hand is worth more (Leperchaun) ...
+    ("Leperchaun", "badstuff:_rivals_take:branch:cdcd3f57", "around a table of five"),
+    # ... and a taker of Treasures takes no Door card (Hippogriff).
+    ("Hippogriff", "badstuff:_rivals_take:compare:74e81e67", "only a Door card"),
     # The dead receive no cards: a dead player neither takes its share nor loots a body ...
     ("Hippogriff", "badstuff:_rivals_take:branch:64451968", "killed just before takes nothing"),
     ("Bullrog", "badstuff:kill:boolean:de3e3134", "killed just before loots nothing"),

@@ -110,16 +110,27 @@ def _table_runs(
     if any(isinstance(e, RivalsTake) for e in walked):
         # Five players: the neighbours, the highest Levels (two, tied) and the first two each
         # way round are different pairs; two items, two hand cards, three Treasures can go.
+        # The Treasure in hand (the Ram) is worth more than either item: a taker of items
+        # still takes an item.
         seats = [Seat("Left", 2), Seat("Second", 5), Seat("Third", 5), Seat("Right", 3)]
         items = ["Validator Helm", "Validator Sword"]
         victim = Victim(level, items, 1, set(), doors=1, others=seats)
-        hero = _player("Hero", level, in_play=items, hand=["Validator Trinket", "Validator Door"])
+        hero = _player("Hero", level, in_play=items, hand=["Validator Ram", "Validator Door"])
         ctx.run(
             "the other players take their share around a table of five",
             deliver([hero, *(_player(s.name, s.level) for s in seats)], [], 3),
             _table_matches(victim, predictor(victim, 3), caught),
             covers=covers,
         )
+        if any(isinstance(e, RivalsTake) and e.what == "treasure" for e in walked):
+            # A Door card is no Treasure: a victim holding only that gives nothing.
+            doors_only = Victim(level, [], 0, set(), doors=1)
+            ctx.run(
+                "a victim with only a Door card in hand gives no Treasure",
+                deliver([_player("Hero", level, hand=["Validator Door"]), _player("Rival")], [], 3),
+                _table_matches(doors_only, predictor(doors_only, 3), caught),
+                covers=covers,
+            )
         # Left (Level 2) was killed just before: it takes nothing; Right (Level 3, the highest
         # alive) takes as if Left were not there.
         seats = [Seat("Left", 2, dead=True), Seat("Right", 3)]
