@@ -70,6 +70,19 @@ CASES = [
     ("Steal a Level", "turn:_play_other:boolean:ffae4e99", "with no one named"),
     ("Steal a Level", "turn:_play_other:statement:837a3799", "with no one named"),
     ("Steal a Level", "turn:_play_other:statement:518cd3b2", "with no one named"),
+    # Cheat!: once per item, on an item only; the item under it takes no slot and keeps it.
+    ("Cheat!", "turn:_play_cheat:branch:1e1a7f6d", "a second time on the same item"),
+    ("Cheat!", "turn:_play_cheat:branch:68536413", "not an item"),
+    ("Cheat!", "turn:equip_problem:boolean:1e037e9c", "leaves its slot free"),
+    ("Cheat!", "turn:equip_problem:branch:7004d332", "worn again"),
+    # Wishing Ring cancels a curse only where there is one.
+    ("Wishing Ring", "turn:_cancel_curse:branch:ffd28c6b", "no curse to cancel"),
+    # An enhancer on a Mate enhances the pair.
+    ("Mate", "turn:_play_enhancer:branch:6d041e54", "an enhancer on the copy"),
+    # Help Me Out Here!: by the fighter, on an item from a named rival's table.
+    ("Help Me Out Here!", "turn:_help_me_out:branch:748e070c", "not by the helper"),
+    ("Help Me Out Here!", "turn:_help_me_out:branch:5d1076fc", "with no one named"),
+    ("Help Me Out Here!", "turn:_help_me_out:boolean:090ac805", "from a rival's hand"),
 ]
 
 

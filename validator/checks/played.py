@@ -511,6 +511,15 @@ def _cancel_curse_check(ctx: CheckContext, card: CardBase, effect: CancelCurse) 
         expect_values(fighter_strength=4),
         covers=[CancelCurse],
     )
+    # With no curse on its target, there is nothing to cancel: refused, the card kept.
+    ctx.run(
+        "refused with no curse to cancel",
+        {
+            "players": [_player("Hero", 4, hand=[card.name]), _player("Rival")],
+            "steps": [{"play": card.name, "by": "Hero", "on": "Hero"}],
+            "expect": {"error": True, "hand_sizes": {"Hero": 1}},
+        },
+    )
 
 
 def _extra_character_check(ctx: CheckContext, card: CardBase, effect: ExtraCharacterCard) -> None:
@@ -638,9 +647,70 @@ def _cheat_check(ctx: CheckContext, card: CardBase, effect: Cheat) -> None:
                 },
             },
         ),
+        (
+            "refused a second time on the same item",
+            {
+                "players": [_player("Hero", 1, hand=[card.name, *hand]), _player("Rival")],
+                "steps": [
+                    {"play": card.name, "by": "Hero", "with": "Validator Tiara"},
+                    {"play": card.name, "by": "Hero", "with": "Validator Tiara"},
+                ],
+                "expect": {"error": True, "hand_sizes": {"Hero": 1}},
+            },
+        ),
+        (
+            "refused on a card that is not an item",
+            {
+                "players": [
+                    _player("Hero", 1, in_play=["Validator Henchman"], hand=[card.name]),
+                    _player("Rival"),
+                ],
+                "steps": [{"play": card.name, "by": "Hero", "with": "Validator Henchman"}],
+                "expect": {"error": True, "hand_sizes": {"Hero": 1}},
+            },
+        ),
     ]
     for label, document in refusals:
         ctx.run(label, document)
+    # The item under Cheat! is outside the rules, so it takes no slot from another item: a
+    # female Hero cheating with her Helm still wears the Tiara as her one Headgear.
+    ctx.run(
+        "an item under it leaves its slot free",
+        {
+            "players": [
+                _player("Hero", 1, sex="female", in_play=["Validator Helm"], hand=hand),
+                _player("Rival"),
+            ],
+            "deck": {"door": [OGRE]},
+            "steps": [
+                {"play": card.name, "by": "Hero", "with": "Validator Helm"},
+                {"equip": "Validator Tiara", "by": "Hero"},
+                {"kick_door": "Hero"},
+            ],
+            "expect": {"equipped": {"Hero": both}},
+        },
+        expect_values(fighter_strength=1 + _bonus(both)),
+    )
+    # It stays attached to the item: set aside and worn again, the Tiara is still the male
+    # Hero's second Headgear.
+    ctx.run(
+        "an item under it worn again after being set aside",
+        {
+            "players": [
+                _player("Hero", 1, in_play=["Validator Helm"], hand=hand),
+                _player("Rival"),
+            ],
+            "deck": {"door": [OGRE]},
+            "steps": [
+                {"play": card.name, "by": "Hero", "with": "Validator Tiara"},
+                {"unequip": "Validator Tiara", "by": "Hero"},
+                {"equip": "Validator Tiara", "by": "Hero"},
+                {"kick_door": "Hero"},
+            ],
+            "expect": {"equipped": {"Hero": both}},
+        },
+        expect_values(fighter_strength=1 + _bonus(both)),
+    )
 
 
 def _add_monster_check(ctx: CheckContext, card: CardBase, effect: AddMonster) -> None:
@@ -683,6 +753,23 @@ def _mate_check(ctx: CheckContext, card: CardBase, effect: Mate) -> None:
             "steps": [
                 {"play": "Validator Vigor", "by": "Rival", "on": OGRE},
                 {"play": card.name, "by": "Rival", "on": OGRE},
+                {"resolve": True},
+            ],
+        },
+        expect_values(monster_strength=16, outcome="won", levels={"Hero": 5}, treasures_drawn=6),
+    )
+    # An enhancer played on the copy afterwards enhances the pair, as one played before does.
+    ctx.run(
+        "an enhancer on the copy enhances both",
+        {
+            "players": [
+                _player("Hero", 3, in_play=["Validator Gauntlet"]),
+                _player("Rival", hand=["Validator Vigor", card.name]),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [
+                {"play": card.name, "by": "Rival", "on": OGRE},
+                {"play": "Validator Vigor", "by": "Rival", "on": f"{OGRE} (Mate)"},
                 {"resolve": True},
             ],
         },
@@ -820,6 +907,59 @@ def _take_item_check(ctx: CheckContext, card: CardBase, effect: TakeItemInCombat
     with ctx.together([TakeItemInCombat]):
         for label, document, accept in runs:
             ctx.run(label, {**document, "combat": fight}, accept)
+    # Only the fighter plays it, and only on an item named on a rival's table.
+    refusals: list[tuple[str, dict[str, Any]]] = [
+        (
+            "not by the helper",
+            {
+                "players": [
+                    _player("Hero", 1),
+                    _player("Rival", 1, hand=[card.name]),
+                    _player("Third", in_play=["Validator Gauntlet"]),
+                ],
+                "steps": [
+                    {"help": "Rival"},
+                    {"play": card.name, "by": "Rival", "on": "Third", "with": "Validator Gauntlet"},
+                ],
+                "expect": {
+                    "error": True,
+                    "hand_sizes": {"Rival": 1},
+                    "in_play": {"Third": ["Validator Gauntlet"]},
+                    "fighter_strength": 2,
+                },
+            },
+        ),
+        (
+            "not with no one named",
+            {
+                "players": [
+                    _player("Hero", 1, hand=[card.name, "Validator Gauntlet"]),
+                    _player("Rival"),
+                ],
+                "steps": [{"play": card.name, "by": "Hero", "with": "Validator Gauntlet"}],
+                "expect": {"error": True, "hand_sizes": {"Hero": 2}, "fighter_strength": 1},
+            },
+        ),
+        (
+            "not an item from a rival's hand",
+            {
+                "players": [
+                    _player("Hero", 1, hand=[card.name]),
+                    _player("Rival", hand=["Validator Gauntlet"]),
+                ],
+                "steps": [
+                    {"play": card.name, "by": "Hero", "on": "Rival", "with": "Validator Gauntlet"}
+                ],
+                "expect": {
+                    "error": True,
+                    "hand_sizes": {"Hero": 1, "Rival": 1},
+                    "fighter_strength": 1,
+                },
+            },
+        ),
+    ]
+    for label, document in refusals:
+        ctx.run(label, {**document, "combat": fight})
 
 
 def _carry_check(ctx: CheckContext, card: CardBase, effect: CarryItem) -> None:
