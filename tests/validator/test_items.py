@@ -77,6 +77,11 @@ TRADE_CASES = [
     ("Chainsaw of Bloody Dismemberment", "turn:trade:compare:90b2a443", "has a Big item"),
     ("Chainsaw of Bloody Dismemberment", "turn:trade:branch:2b7141f0", "has a Big item"),
     ("Chainsaw of Bloody Dismemberment", "turn:trade:arithmetic:af91441a", "has a Big item"),
+    # Into play from the hand on its owner's turn only; equipment changed only out of combat,
+    # and only what is equipped can be set aside.
+    ("Bad-Ass Bandana", "turn:play:branch:a6fabf54", "on another's turn"),
+    ("Bad-Ass Bandana", "turn:unequip:statement:54147094", "in its wearer's fight"),
+    ("Bad-Ass Bandana", "turn:unequip:branch:18a136a6", "a carried item is not set aside"),
 ]
 
 

@@ -82,3 +82,14 @@ def test_a_one_shot_on_the_table_is_held_to_the_rules(
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any(check in message for message in report.messages), report.messages
+
+
+def test_a_one_shot_equipped_like_an_item_fails_the_card(core_set: SetDocument) -> None:
+    # Usable once only: an engine that lets a potion be worn (turn.equip's item test dropped)
+    # fails the card by the check that tries.
+    card = _card(core_set, "Flaming Poison Potion")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted("turn:equip:branch:66314735"):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any("never equipped" in message for message in report.messages), report.messages

@@ -92,6 +92,7 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
             )
             _trait_bonus_checks(ctx, card, allowed, strength)
             wearer = {**allowed, "in_play": [*allowed["in_play"], name], "hand": []}
+            _equipment_change_checks(ctx, card, allowed, wearer)
             for effect in card.effects:
                 check = ITEM_EFFECT_CHECKS.get(type(effect))
                 if check is not None:
@@ -489,5 +490,40 @@ def _trade_checks(
             "combat": {"fighter": "Fighter", "monsters": [OGRE]},
             "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
             "expect": {"in_play": {"Rival": [name]}, "not_in_play": {"Hero": [name]}},
+        },
+    )
+
+
+def _equipment_change_checks(
+    ctx: CheckContext, card: ItemCard, allowed: dict[str, Any], wearer: dict[str, Any]
+) -> None:
+    """When it may come into play and change hands on its owner's table (core rules, "Treasures"
+    and the actions allowed when): from the hand only on its owner's own turn; equipped items
+    are changed only out of combat, and only an equipped item can be set aside."""
+    name = card.name
+    ctx.run(
+        "not put into play from the hand on another's turn",
+        {
+            "players": [_player("Hero", 3), {**allowed, "name": "Rival"}],
+            "steps": [{"play": name, "by": "Rival"}],
+            "expect": {"error": True, "hand_sizes": {"Rival": 1}, "not_in_play": {"Rival": [name]}},
+        },
+    )
+    ctx.run(
+        "not set aside in its wearer's fight",
+        {
+            "players": [wearer, _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"unequip": name, "by": "Hero"}],
+            "expect": {"error": "combat", "equipped": {"Hero": [name]}},
+        },
+    )
+    carrier = {**wearer, "in_play": allowed["in_play"], "carried": [name]}
+    ctx.run(
+        "a carried item is not set aside again",
+        {
+            "players": [carrier, _player("Rival")],
+            "steps": [{"unequip": name, "by": "Hero"}],
+            "expect": {"error": "not equipped", "carried": {"Hero": [name]}},
         },
     )

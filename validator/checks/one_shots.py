@@ -52,6 +52,15 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
                 expect_values(fighter_strength=2, monster_strength=5 + card.bonus),
                 covers=["one_shot_bonus"],
             )
+    # Used once and gone, it is played, never worn: equipping it is refused, the card kept.
+    ctx.run(
+        "never equipped like a lasting item",
+        {
+            "players": [_player("Hero", 2, hand=[name]), _player("Rival")],
+            "steps": [{"equip": name, "by": "Hero"}],
+            "expect": {"error": True, "hand_sizes": {"Hero": 1}, "not_in_play": {"Hero": [name]}},
+        },
+    )
     if not any(isinstance(e, OutcomeBase | CancelCurse) for e in card.effects):
         _table_checks(ctx, card)
     _played_checks(ctx, card)
