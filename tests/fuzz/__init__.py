@@ -160,7 +160,7 @@ def names_something(error: DocumentError, document: Any = NO_DOCUMENT) -> bool:
         # A key missing from a mapping: its parent is a mapping of the document (the
         # document itself when the path is one plain key).
         parent, _, _ = error.path.rpartition(".")
-        return isinstance(places.get(parent), dict)
+        return not parent or isinstance(places.get(parent), dict)
     quoted = {a or b for a, b in _QUOTED.findall(error.message)}
     return bool(quoted & set(_scalars(document)))
 
