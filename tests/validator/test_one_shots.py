@@ -93,3 +93,18 @@ def test_a_one_shot_equipped_like_an_item_fails_the_card(core_set: SetDocument) 
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any("never equipped" in message for message in report.messages), report.messages
+
+
+@pytest.mark.parametrize(
+    "mutant_id", ["turn:_play_one_shot:branch:9dd71f53", "turn:_play_one_shot:statement:8aec14ee"]
+)
+def test_a_one_shot_that_gives_nothing_in_a_fight_fails_the_card(
+    core_set: SetDocument, mutant_id: str
+) -> None:
+    # Wand of Dowsing used while facing a monster still takes its card from the discards.
+    card = _card(core_set, "Wand of Dowsing")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any("in a fight" in message for message in report.messages), report.messages

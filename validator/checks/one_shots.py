@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from validator.checks.played import _played_checks
+from validator.checks.played import Source, _outcomes_check, _played_checks
 from validator.checks.references import OGRE
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
 from validator.engine import (
@@ -64,6 +64,11 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
     if not any(isinstance(e, OutcomeBase | CancelCurse) for e in card.effects):
         _table_checks(ctx, card)
     _played_checks(ctx, card)
+    # A one-shot may be used in a combat too (core rules, "One-Shot Treasures"): what it gives
+    # is given there just the same.
+    outcomes = [e for e in card.effects if isinstance(e, OutcomeBase)]
+    if outcomes and getattr(card, "timing", "any") in (None, "any"):
+        _outcomes_check(ctx, Source(card), outcomes, fight=True)
 
 
 def _table_checks(ctx: CheckContext, card: OneShotCard) -> None:

@@ -182,17 +182,21 @@ def _removal_check(
 OUTCOME_TABLE = [Seat("Rival", 5, ["Validator Helm", "Validator Ram"]), Seat("Third", 4)]
 
 
-def _outcomes_check(ctx: CheckContext, source: Source, outcomes: Sequence[EffectBase]) -> None:
+def _outcomes_check(
+    ctx: CheckContext, source: Source, outcomes: Sequence[EffectBase], fight: bool = False
+) -> None:
     """Outcomes for the player who uses the card, at a table where there is something to take:
     a rival with a Small and a Big item and a Level to spare, a Race card in the Door discards.
-    A card that takes from one player is played on the lower one; a taken card is played."""
+    A card that takes from one player is played on the lower one; a taken card is played (in a
+    `fight`, where the Hero uses it while facing the Ogre, it is kept in the hand)."""
     walked = _walk(outcomes)
     target = "Third" if any(isinstance(e, StealLevel) for e in walked) else None
     takes = any(isinstance(e, TakeFromDiscard) for e in walked)
+    play_taken = takes and not fight
     faces = sorted({o.min for e in walked if isinstance(e, Roll) for o in e.outcomes}) or [3]
     # A card that raises its user is also used at Level 9, where no card gives the winning level.
     raises = any(isinstance(e, GainLevels | StealLevel) for e in walked)
-    for level in [3, 9] if raises else [3]:
+    for level in [3, 9] if raises and not fight else [3]:
         players = [
             _player("Hero", level, in_play=source.table(), hand=source.hand()),
             _player("Rival", 5, in_play=["Validator Stranger", *OUTCOME_TABLE[0].items]),
@@ -201,14 +205,14 @@ def _outcomes_check(ctx: CheckContext, source: Source, outcomes: Sequence[Effect
         steps = [
             {"discard_card": "Validator Stranger", "by": "Rival"},
             source.step(on=target),
-            *([{"play": "Validator Stranger", "by": "Hero"}] if takes else []),
+            *([{"play": "Validator Stranger", "by": "Hero"}] if play_taken else []),
         ]
         for face in faces:
             victim = Victim(level, [], 0, set(), others=[s.copy() for s in OUTCOME_TABLE])
             victim.discard, victim.target = [STRANGER], target
             states = predict(outcomes, victim, face)
             for state in states:
-                if takes and STRANGER not in state.discard:
+                if play_taken and STRANGER not in state.discard:
                     state.doors -= 1  # the Race card taken is then played
                     state.traits.add(STRANGER)
             refused = level == 9 and target is not None
@@ -222,9 +226,12 @@ def _outcomes_check(ctx: CheckContext, source: Source, outcomes: Sequence[Effect
                     kept.doors += 1
                 states = [kept]
             ctx.run(
-                f"{source.label}, die {face}" + (f", at Level {level}" if level != 3 else ""),
+                ("in a fight: " if fight else "")
+                + f"{source.label}, die {face}"
+                + (f", at Level {level}" if level != 3 else ""),
                 {
                     "players": players,
+                    **({"combat": {"fighter": "Hero", "monsters": [OGRE]}} if fight else {}),
                     "steps": steps,
                     "dice": [face],
                     **({"expect": {"error": "winning level"}} if refused else {}),
