@@ -82,6 +82,8 @@ TRADE_CASES = [
     ("Bad-Ass Bandana", "turn:play:branch:a6fabf54", "on another's turn"),
     ("Bad-Ass Bandana", "turn:unequip:statement:54147094", "in its wearer's fight"),
     ("Bad-Ass Bandana", "turn:unequip:branch:18a136a6", "a carried item is not set aside"),
+    ("Bad-Ass Bandana", "turn:play:branch:1dcf9024", "not played again"),
+    ("Bad-Ass Bandana", "turn:play:boolean:10a1b50a", "not played again"),
 ]
 
 

@@ -497,9 +497,10 @@ def _trade_checks(
 def _equipment_change_checks(
     ctx: CheckContext, card: ItemCard, allowed: dict[str, Any], wearer: dict[str, Any]
 ) -> None:
-    """When it may come into play and change hands on its owner's table (core rules, "Treasures"
-    and the actions allowed when): from the hand only on its owner's own turn; equipped items
-    are changed only out of combat, and only an equipped item can be set aside."""
+    """When it may come into play and change on its owner's table (core rules, "Treasures" and
+    the actions allowed when): from the hand only (once on the table it is not played again),
+    and only on its owner's own turn; equipped items are changed only out of combat, and only
+    an equipped item can be set aside."""
     name = card.name
     ctx.run(
         "not put into play from the hand on another's turn",
@@ -516,6 +517,14 @@ def _equipment_change_checks(
             "combat": {"fighter": "Hero", "monsters": [OGRE]},
             "steps": [{"unequip": name, "by": "Hero"}],
             "expect": {"error": "combat", "equipped": {"Hero": [name]}},
+        },
+    )
+    ctx.run(
+        "not played again once on the table",
+        {
+            "players": [wearer, _player("Rival")],
+            "steps": [{"play": name, "by": "Hero"}],
+            "expect": {"error": True, "equipped": {"Hero": [name]}},
         },
     )
     carrier = {**wearer, "in_play": allowed["in_play"], "carried": [name]}
