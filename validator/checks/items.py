@@ -1,9 +1,9 @@
 """Checks of item cards: equipped by an allowed character and its bonus counted in combat (a
 bonus for a trait it does not require tried with the trait and without); refused to characters
-it does not allow or forbids; the slot, hands and Big limits; trading it from the table
-(`_trade_checks`); Run Away bonuses; and its other
-effects (`ITEM_EFFECT_CHECKS`: curse immunity, an escape bought by throwing it away, forced
-help).
+it does not allow or forbids; when it comes into play and is set aside
+(`_equipment_change_checks`); the slot, hands and Big limits; trading it from the table
+(`_trade_checks`); Run Away bonuses; and its other effects (`ITEM_EFFECT_CHECKS`: curse
+immunity, an escape bought by throwing it away, forced help).
 """
 
 from __future__ import annotations

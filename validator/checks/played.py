@@ -4,7 +4,8 @@ followers are checked by these alone; one-shots and characters' abilities reuse 
 outcomes are played at a table where there is something to take, removals against two
 monsters, and every other effect by its check in `PLAYED_CHECKS` (doubled strength, a kill, a
 fight handed over, dice changed, an escape undone, a curse cancelled, Cheat!, monsters added,
-mated or swapped, items taken or carried).
+mated or swapped, items taken or carried, a level stolen), each with the refusals its card
+implies.
 """
 
 from __future__ import annotations
