@@ -35,6 +35,9 @@ CASES = [
     ("Leperchaun", "badstuff:_rivals_take:branch:cdcd3f57", "around a table of five"),
     # ... and a taker of Treasures takes no Door card (Hippogriff).
     ("Hippogriff", "badstuff:_rivals_take:compare:74e81e67", "only a Door card"),
+    # Cheat! leaves play with the item it is on: it goes to the discards, it does not vanish.
+    ("Drooling Slime", "badstuff:detach_item:branch:ac7f392b", "takes the Cheat! along"),
+    ("Drooling Slime", "badstuff:detach_item:statement:3a1d5c94", "takes the Cheat! along"),
     # The dead receive no cards: a dead player neither takes its share nor loots a body ...
     ("Hippogriff", "badstuff:_rivals_take:branch:64451968", "killed just before takes nothing"),
     ("Bullrog", "badstuff:kill:boolean:de3e3134", "killed just before loots nothing"),

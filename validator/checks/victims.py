@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from validator.checks.oracle import Seat, Victim
+from validator.checks.oracle import Seat, Victim, _matches
 from validator.checks.references import EQUIPMENT, _axis_card, _title, _traits
 from validator.checks.runner import (
     CheckContext,
@@ -27,6 +27,7 @@ from validator.engine import (
     EffectBase,
     LoseCharacterCard,
     LoseGoldValue,
+    LoseItems,
     OthersPayValue,
     RivalsTake,
 )
@@ -49,6 +50,17 @@ DOOM_CARD = {
     "deck": "door",
     "kind": "curse",
     "effects": [{"type": "death"}],
+    "encoding": {"status": "full"},
+}
+
+# A Cheat! given inline (the core set's card: discarded when its item leaves play), to see that
+# an item lost with one on it takes it along rather than losing it from the game.
+CHEAT = "Validator Cheat"
+CHEAT_CARD = {
+    "name": CHEAT,
+    "deck": "door",
+    "kind": "other_door",
+    "effects": [{"type": "cheat"}],
     "encoding": {"status": "full"},
 }
 
@@ -216,6 +228,7 @@ def _table_runs(
             covers=covers,
         )
     _named_character_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _cheated_item_run(ctx, walked, predictor, deliver, caught=caught, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
         one, two, three = (_axis_card(axis, rank) for rank in range(3))
         decoy = _axis_card("race" if axis != "race" else "class", 0)
@@ -296,3 +309,35 @@ def _named_character_runs(
             {**document, "cards": [{**c, "encoding": {"status": "full"}} for c in inline]},
             _table_matches(victim, predictor(victim, 3), caught),
         )
+
+
+def _cheated_item_run(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """The victim's only item, one the first item loss can take, carries a Cheat!: the table
+    ends as without it (the Cheat! is no item), and the run's card count shows that the
+    Cheat! went to the discards with its item instead of vanishing."""
+    losses = [e for e in walked if isinstance(e, LoseItems)]
+    if not losses:
+        return
+    candidates = [*EQUIPMENT, "Validator Ram"]
+    item = next((name for name in candidates if _matches(losses[0], name)), None)
+    if item is None:
+        return
+    victim = Victim(level, [item], 0, set())
+    document = deliver(
+        [_player("Hero", level, in_play=[item], hand=[CHEAT]), _player("Rival")],
+        [{"play": CHEAT, "by": "Hero", "with": item}],
+        3,
+    )
+    ctx.run(
+        f"the {item} lost with a Cheat! on it takes the Cheat! along",
+        {**document, "cards": [CHEAT_CARD]},
+        _table_matches(victim, predictor(victim, 3), caught),
+    )
