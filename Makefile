@@ -5,8 +5,10 @@ PY          := $(BIN)/python
 STAMP       := $(VENV)/.installed
 HOST        ?= 127.0.0.1
 PORT        ?= 8000
+# pytest-xdist workers: one per core by default; each has its own test database.
+WORKERS     ?= auto
 
-.PHONY: run serve loadtest test setup lint typecheck pytest browser catalog check-catalog schema clean bench simulate scenarios mutants
+.PHONY: run serve loadtest test test-slow test-all setup lint typecheck pytest pytest-slow browser catalog check-catalog schema clean bench simulate scenarios mutants
 
 run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(PORT)
 	$(PY) manage.py migrate --no-input
@@ -17,7 +19,11 @@ run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(POR
 	@echo "Serving the card site on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: setup browser lint typecheck pytest ## everything CI checks
+test: setup browser lint typecheck pytest ## lint, types and the test suite in parallel (the slow tier apart)
+
+test-slow: setup browser pytest-slow ## the slow tier: fuzzing at full depth, hostile requests, the load test, the production server
+
+test-all: test pytest-slow ## everything CI checks
 
 setup: $(STAMP)
 
@@ -40,7 +46,10 @@ typecheck: setup
 	$(BIN)/mypy .
 
 pytest: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(WORKERS) -m "not slow" $(PYTEST_ARGS)
+
+pytest-slow: setup
+	$(BIN)/pytest -n $(WORKERS) -m slow $(PYTEST_ARGS)
 
 catalog: setup ## load (or refresh) the catalog from fixtures/sets/
 	$(PY) manage.py migrate --no-input

@@ -14,6 +14,9 @@ from tests.abuse.conftest import Probed
 from tests.conftest import CORE_SET
 from validator.engine import CardBase, build_pack, load_set_file
 
+# The slow tier (make test-slow, run by CI): each hostile request runs in a bounded child process.
+pytestmark = pytest.mark.slow
+
 # Rows only: the child queues jobs in the database and no worker runs them.
 QUEUED = {"TASKS_BACKEND": "database"}
 DEFAULT_PROXY_JOBS = 2  # PROXY_JOBS_PER_USER as the child reads it

@@ -23,7 +23,8 @@ from tests.catalog.factories import png_bytes
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
 
-pytestmark = pytest.mark.django_db
+# The slow tier (make test-slow, run by CI): each hostile request runs in a bounded child process.
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 HIDDEN = ("alice-unlisted", "alice-private")
 

@@ -10,6 +10,9 @@ from django.test import override_settings
 
 from tests.abuse.conftest import Probed
 
+# The slow tier (make test-slow, run by CI): each hostile request runs in a bounded child process.
+pytestmark = pytest.mark.slow
+
 PASSWORD = "correct-horse-battery-9"
 ATTACKER = "203.0.113.7"
 DEFAULT_FREE_FAILURES = 5  # LOGIN_FREE_FAILURES as the child process reads it

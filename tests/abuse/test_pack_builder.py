@@ -4,11 +4,15 @@
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
 
 from catalog.models import Card
 from packs.models import Pack
 from tests.abuse.conftest import Probed
+
+# The slow tier (make test-slow, run by CI): each hostile request runs in a bounded child process.
+pytestmark = pytest.mark.slow
 
 DEFAULT_MAX_LINES = 1000  # PACK_BUILDER_MAX_LINES as the child reads it
 DEFAULT_MAX_ITEMS = 5000  # PACK_API_MAX_ITEMS

@@ -23,6 +23,9 @@ from prints.models import ProxyJob
 from tests.abuse.conftest import Probed
 from tests.factories import monster_document
 
+# The slow tier (make test-slow, run by CI): each hostile request runs in a bounded child process.
+pytestmark = pytest.mark.slow
+
 API_COPIES = 1000  # prints.api.API_PROXY_COPIES
 DEFAULT_PER_HOUR = 30  # PROXY_PDF_PER_HOUR as the child reads it
 # Everything that adds to a PDF's cost: the widest bleed on the smallest card (faces 2.5 times

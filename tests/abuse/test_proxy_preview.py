@@ -11,6 +11,9 @@ from django.core.management import call_command
 
 from tests.abuse.conftest import Probed
 
+# The slow tier (make test-slow, run by CI): each hostile request runs in a bounded child process.
+pytestmark = pytest.mark.slow
+
 SETS = [
     "munchkin-core",
     "munchkin-booty",

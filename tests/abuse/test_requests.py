@@ -13,6 +13,9 @@ from tests.abuse.conftest import Probed
 from tests.factories import monster_document
 from tests.hostile import nested_json
 
+# The slow tier (make test-slow, run by CI): each hostile request runs in a bounded child process.
+pytestmark = pytest.mark.slow
+
 
 def conditional_monster(copies: int) -> dict[str, object]:
     effect = {"type": "strength", "amount": 3, "when": {"class": "warrior"}}

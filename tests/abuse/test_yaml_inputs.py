@@ -14,6 +14,9 @@ from catalog.services import card_create, set_create
 from tests.abuse.conftest import Probed
 from tests.hostile import alias_bomb, nested_yaml
 
+# The slow tier (make test-slow, run by CI): each hostile request runs in a bounded child process.
+pytestmark = pytest.mark.slow
+
 ALIAS_LIMIT = "once its aliases (*name) are expanded"
 DEPTH_LIMIT = "nests deeper than 40 levels"
 

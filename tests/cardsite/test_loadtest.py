@@ -23,6 +23,9 @@ from catalog.models import CardSet
 from catalog.services import card_create, card_update, set_create
 from tests.factories import monster_document
 
+# The slow tier (make test-slow, run by CI): the load test starts a server and its clients.
+pytestmark = pytest.mark.slow
+
 
 def test_a_small_run_meets_the_budget_and_reports_every_figure(tmp_path: Path) -> None:
     report = tmp_path / "report.json"

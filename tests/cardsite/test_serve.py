@@ -35,6 +35,9 @@ from prints.sheets import ProxyOptions
 from tests.catalog.factories import card_in, png_bytes
 from tests.conftest import CORE_SET
 
+# The slow tier (make test-slow, run by CI): each test starts the production server's processes.
+pytestmark = pytest.mark.slow
+
 MANAGE = str(Path(django_settings.BASE_DIR) / "manage.py")
 
 

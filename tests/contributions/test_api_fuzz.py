@@ -23,6 +23,9 @@ from catalog.models import Card
 from contributions.services import proposal_create
 from tests.contributions.conftest import SUPER_SET
 
+# The slow tier (make test-slow, run by CI): fuzzing at full depth.
+pytestmark = pytest.mark.slow
+
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application).include(
     path_regex=r"proposals"
 )

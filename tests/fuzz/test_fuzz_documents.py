@@ -11,6 +11,9 @@ from tests.factories import monster_document
 from tests.fuzz import assert_names_paths, mutate
 from validator.engine import CardDocumentError, dump_card, parse_card, read_yaml
 
+# The slow tier (make test-slow, run by CI): fuzzing at full depth.
+pytestmark = pytest.mark.slow
+
 # Each card's document as the set file writes it; its `provenance:` sits beside it, not in it.
 CORE_CARDS: list[dict[str, Any]] = [
     {key: value for key, value in card.items() if key != "provenance"}

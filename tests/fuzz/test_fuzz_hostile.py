@@ -27,6 +27,9 @@ from validator.engine import (
     read_yaml,
 )
 
+# The slow tier (make test-slow, run by CI): fuzzing at full depth.
+pytestmark = pytest.mark.slow
+
 FUZZ = settings(
     max_examples=60,
     deadline=None,

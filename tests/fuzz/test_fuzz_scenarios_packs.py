@@ -37,6 +37,9 @@ from validator.engine import (
     run_scenario,
 )
 
+# The slow tier (make test-slow, run by CI): fuzzing at full depth.
+pytestmark = pytest.mark.slow
+
 SCENARIO_DIR = REPO / "fixtures" / "scenarios" / "munchkin-core"
 # A handful of varied scenarios (combat, curses, classes, charity), read once.
 SCENARIO_FILES = sorted(SCENARIO_DIR.glob("*.yaml"))[::25]

@@ -11,6 +11,9 @@ from catalog.search.compiler import compile_query
 from catalog.search.parser import MAX_QUERY_LENGTH, parse
 from tests.fuzz import load_core_catalog
 
+# The slow tier (make test-slow, run by CI): fuzzing at full depth.
+pytestmark = pytest.mark.slow
+
 KEYS = [
     "t", "type", "kind", "deck", "set", "tag", "is", "not", "lvl", "level", "treasures",
     "bonus", "gold", "slot", "bad", "order", "direction", "name", "copies", "nosuchkey", "x_y",

@@ -17,6 +17,9 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from cardsite.wsgi import application
 from tests.fuzz import load_core_catalog
 
+# The slow tier (make test-slow, run by CI): fuzzing at full depth.
+pytestmark = pytest.mark.slow
+
 # Loaded when the module is collected: the schema is generated without the database.
 schema = (
     schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
