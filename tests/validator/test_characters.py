@@ -20,10 +20,10 @@ def test_berserking_is_refused_past_its_discards_and_outside_combat(
     report = CardReport("munchkin-core", warrior.name, warrior.kind_name, "full")
     ctx = CheckContext(warrior, "munchkin-core", report, _library_for(warrior, "munchkin-core"))
     _ability_refusals(ctx, warrior, berserking)
-    # Up to 3 discards (the core set's Warrior): 4 are refused, and so is none; a combat
-    # ability is refused out of combat, and the Warrior's in the hand gives none. All four
-    # are run and all hold.
-    assert report.scenarios_run == 4 and report.status == "pass", report.messages
+    # Up to 3 discards (the core set's Warrior): 4 are refused, and so is none, and so is a
+    # second use in the fight; a combat ability is refused out of combat, and the Warrior's in
+    # the hand gives none. All five are run and all hold.
+    assert report.scenarios_run == 5 and report.status == "pass", report.messages
     assert ctx.covered == {"ability_cost"}
 
 
@@ -72,6 +72,21 @@ ABILITY_CASES = [
     ("Elf", "combat:_reward:boolean:0ae0c3c6", "does not win by helping"),
     ("Elf", "combat:_reward:compare:463c4f9a", "the helper wins with the fighter"),
     ("Elf", "combat:_reward:statement:6319fd21", "the helper wins with the fighter"),
+    # Berserking's up to 3 discards are for the whole fight: a second use is refused.
+    ("Warrior", "abilities:use_ability:boolean:8dc055e8", "twice in one fight"),
+    ("Warrior", "abilities:use_ability:compare:83b0e97d", "twice in one fight"),
+    ("Warrior", "abilities:use_ability:compare:51851e72", "twice in one fight"),
+    ("Warrior", "abilities:use_ability:compare:7cc20e9d", "twice in one fight"),
+    ("Warrior", "abilities:use_ability:branch:03d4e0d3", "twice in one fight"),
+    ("Warrior", "abilities:use_ability:compare:0e9f0250", "twice in one fight"),
+    ("Warrior", "abilities:use_ability:statement:0c47f102", "twice in one fight"),
+    # Resurrection is paid from the hand, after the card is taken from the Door discards.
+    ("Cleric", "abilities:use_ability:branch:000f703c", "refused paid from the table"),
+    ("Cleric", "abilities:use_ability:compare:db9beea1", "refused paid from the table"),
+    ("Cleric", "abilities:use_ability:branch:8a4244f1", "refused paid from the table"),
+    ("Cleric", "abilities:use_ability:branch:149e1936", "taken before the payment"),
+    # Charm on the only monster ends the fight at once, its Treasure drawn.
+    ("Wizard", "abilities:use_ability:statement:5df93757", "ends the fight"),
     # Flight's +1 per discard, no more: one below the roll still caught.
     ("Wizard", "abilities:use_ability:number:bcd8ac21", "running away, one short"),
 ]

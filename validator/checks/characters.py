@@ -385,6 +385,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
         _ability_refusals(ctx, card, ability)
         _ability_payments(ctx, card, ability)
         _per_victim_checks(ctx, card, ability)
+        _removal_ends_the_fight_check(ctx, card, ability)
 
 
 def _conditional_ability_check(
@@ -433,6 +434,7 @@ def _ability_effect_checks(ctx: CheckContext, card: CharacterCard, ability: Abil
             _removal_check(ctx, source, effect, outcomes)
         elif isinstance(effect, DrawFromDiscard):
             _draw_from_discard_check(ctx, source)
+            _draw_before_paying_check(ctx, source)
     if outcomes and ability.timing not in ("combat", "running_away") and ability.target == "self":
         _outcomes_check(ctx, source, outcomes)
 
@@ -458,6 +460,70 @@ def _draw_from_discard_check(ctx: CheckContext, source: Source) -> None:
         },
         expect_values(hand_sizes={"Hero": 0}),
         covers=[DrawFromDiscard],
+    )
+
+
+def _draw_before_paying_check(ctx: CheckContext, source: Source) -> None:
+    # Paid once the card is taken (the card's own order): a Door card paid for it does not
+    # land on the Door discards first, so the Race card on top is still the one taken.
+    ability = source.ability
+    if ability is None or ability.timing != "on_draw" or ability.cost is None:
+        return
+    paid = ["Validator Door"] * (ability.cost.discard or 1)
+    ctx.run(
+        f"{source.label}: the top of the discards taken before the payment",
+        {
+            "players": [
+                _player("Hero", 3, in_play=source.table(), hand=paid),
+                _player("Rival", in_play=["Validator Stranger"]),
+            ],
+            "deck": {"door": [OGRE]},
+            "steps": [
+                {"discard_card": "Validator Stranger", "by": "Rival"},
+                {
+                    "use": source.card.name,
+                    "ability": ability.slug,
+                    "by": "Hero",
+                    "discard": paid,
+                },
+                {"kick_door": "Hero"},
+                {"play": "Validator Stranger", "by": "Hero"},
+            ],
+            "expect": {"in_play": {"Hero": ["Validator Stranger"]}, "outcome": "none"},
+        },
+        expect_values(hand_sizes={"Hero": 0}),
+    )
+
+
+def _removal_ends_the_fight_check(ctx: CheckContext, card: CharacterCard, ability: Ability) -> None:
+    # The last monster sent away ends the fight at once (no resolve step): no level, and its
+    # Treasure when the card says so (the Ogre's 2).
+    removal = next((e for e in ability.effects if isinstance(e, RemoveMonster)), None)
+    if removal is None or ability.timing != "combat" or ability.when is not None:
+        return
+    cost = ability.cost
+    held = 1 if cost is None or cost.discard_hand else cost.discard or cost.discard_up_to or 1
+    hand = ["Validator Trinket"] * held
+    ctx.run(
+        f"{ability.name} on the only monster ends the fight",
+        {
+            "players": [_player("Hero", 3, in_play=[card.name], hand=hand), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "deck": {"treasure": ["Validator Helm", "Validator Mail"]},
+            "steps": [
+                {
+                    "use": card.name,
+                    "ability": ability.slug,
+                    "by": "Hero",
+                    "discard": [] if cost is not None and cost.discard_hand else hand,
+                }
+            ],
+        },
+        expect_values(
+            outcome="won",
+            levels={"Hero": 3},
+            treasures_drawn=2 if removal.treasures else 0,
+        ),
     )
 
 
@@ -495,9 +561,14 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
             refused(f"{ability.name} with 1 discard", [use(1)], len(hand), in_combat)
     if in_combat:
         refused(f"{ability.name} outside combat", [use(most)], len(hand), False)
-    if ability.limit == "once_per_combat":
+    # Once per combat when the card says so, and for a combat ability paid "up to N" cards
+    # with no limit stated: a second use would take it past its N discards in the fight.
+    capped = ability.timing == "combat" and ability.limit is None and bool(cost.discard_up_to)
+    if ability.limit == "once_per_combat" or capped:
+        # The second use asks for a single discard, which the hand still has.
+        second = 1 if cost.discard_up_to else most
         refused(
-            f"{ability.name} twice in one fight", [use(most), use(most)], len(hand) - most, True
+            f"{ability.name} twice in one fight", [use(most), use(second)], len(hand) - most, True
         )
     if ability.timing == "on_draw":
         # Used by its player about to kick open the door (own turn, no fight yet), and only
@@ -553,22 +624,25 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
         },
     )
     if cost.from_hand:
-        # Paid from the hand: an item on the table is no payment, and stays.
+        # Paid from the hand: an item on the table is no payment, and stays. An on-draw
+        # ability gets a card in the Door discards, so that only the payment is wrong.
+        on_draw = ability.timing == "on_draw"
         ctx.run(
             f"{ability.name} refused paid from the table",
             {
                 "players": [
                     _player("Hero", 3, in_play=[name, "Validator Helm"], hand=hand),
-                    _player("Rival"),
+                    _player("Rival", in_play=["Validator Stranger"] if on_draw else []),
                 ],
                 **(fight if in_combat else {}),
                 "steps": [
+                    *([{"discard_card": "Validator Stranger", "by": "Rival"}] if on_draw else []),
                     {
                         "use": name,
                         "ability": ability.slug,
                         "by": "Hero",
                         "discard": ["Validator Helm", *hand[: most - 1]],
-                    }
+                    },
                 ],
                 "expect": {
                     "error": True,
