@@ -87,6 +87,9 @@ ABILITY_CASES = [
     ("Cleric", "abilities:use_ability:branch:149e1936", "taken before the payment"),
     # Charm on the only monster ends the fight at once, its Treasure drawn.
     ("Wizard", "abilities:use_ability:statement:5df93757", "ends the fight"),
+    # A Warrior helping wins the tie for the side; an Elf helper gains a level per monster.
+    ("Warrior", "strength:side_wins_ties:builtin:19442c2a", "a helper with it wins a tie"),
+    ("Elf", "combat:_reward:arithmetic:73d682d1", "for each of two monsters"),
     # Flight's +1 per discard, no more: one below the roll still caught.
     ("Wizard", "abilities:use_ability:number:bcd8ac21", "running away, one short"),
 ]

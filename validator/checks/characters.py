@@ -78,6 +78,17 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 expect_values(outcome="won"),
                 covers=[WinsTies],
             )
+            # The card works for the side it helps (core rules, helping: a Warrior helper
+            # wins ties): 3 + 2 against the Ogre's 5 is won.
+            ctx.run(
+                "a helper with it wins a tie",
+                {
+                    "players": [_player("Hero", 3), _player("Helper", 2, in_play=[name])],
+                    "combat": fight,
+                    "steps": [{"help": "Helper"}, {"resolve": True}],
+                },
+                expect_values(outcome="won", levels={"Hero": 4, "Helper": 2}),
+            )
         elif isinstance(effect, HandSize):
             ctx.run(
                 f"keeps {effect.size} cards after charity",
@@ -142,6 +153,19 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 },
                 expect_values(levels={"Helper": 3, "Hero": 4}),
                 covers=["helper_levels"],
+            )
+            # A level per monster slain: two monsters, two levels.
+            ctx.run(
+                "a helper gains a level for each of two monsters",
+                {
+                    "players": [
+                        _player("Hero", 3, in_play=["Validator Gauntlet"]),
+                        _player("Helper", 2, in_play=[name]),
+                    ],
+                    "combat": {"fighter": "Hero", "monsters": [OGRE, OGRE]},
+                    "steps": [{"help": "Helper"}, {"resolve": True}],
+                },
+                expect_values(levels={"Helper": 4, "Hero": 5}),
             )
             _helper_win_checks(ctx, name, fight)
         elif typing_literal(type(effect)) == "sell_double":
