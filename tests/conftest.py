@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.management import call_command
 
+from accounts import limits
 from validator.engine import SetDocument, load_set_file
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,6 +31,28 @@ def fresh_rate_limits() -> None:
     """Rate-limit and lockout counters (the default cache) start empty in every test, as
     they would on a new server: one test's requests never count against another's."""
     cache.clear()
+
+
+class StoppedClock:
+    """The rate limits' clock, standing still mid-minute and mid-hour (a test may move it)."""
+
+    HOUR_START = 1_699_999_200.0  # a whole hour since the epoch
+
+    def __init__(self, now: float = HOUR_START + 30 * 60 + 30) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def stopped_rate_clock(monkeypatch: pytest.MonkeyPatch) -> StoppedClock:
+    """The rate limits count in fixed windows (a minute, an hour): on the real clock, a test
+    whose requests straddle the turn of a minute sees its count start again. A loaded machine
+    makes that likely, so every test counts on a clock that stands still unless it moves it."""
+    clock = StoppedClock()
+    monkeypatch.setattr(limits, "_now", clock)
+    return clock
 
 
 # The two users of most tests: one who owns things, one who tries to reach them.
