@@ -225,3 +225,14 @@ def test_lists_and_effects_per_card_are_budgeted() -> None:
     nested = {"type": "choose", "options": [[strength] * 20, [strength] * 20]}
     with pytest.raises(CardDocumentError, match="at most 40"):
         parse_card(monster_document(effects=[nested, strength]))
+
+
+def test_a_set_file_read_again_after_an_edit_is_its_new_text(tmp_path: Path) -> None:
+    # Reading is cached by the file's whole text, never by its name alone.
+    path = tmp_path / "cached.yaml"
+    ogre = monster()
+    path.write_text(f"set: {{code: c, name: C}}\ncards:\n  - {json.dumps(ogre)}\n")
+    assert [getattr(card, "level", None) for card in load_set_file(path).cards] == [ogre["level"]]
+    path.write_text(f"set: {{code: c, name: C}}\ncards:\n  - {json.dumps({**ogre, 'level': 9})}\n")
+    assert ogre["level"] != 9
+    assert [getattr(card, "level", None) for card in load_set_file(path).cards] == [9]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 import re
@@ -23,7 +25,7 @@ from validator.engine.cards.documents import (
 )
 from validator.engine.cards.kinds import Card, CardBase, SetDocument, _card_adapter
 from validator.engine.cards.provenance import CardProvenance
-from validator.engine.cards.reader import read_yaml
+from validator.engine.cards.reader import ParsedYaml, read_yaml
 from validator.engine.cards.vocabulary import LANGUAGE_VERSION
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "card.schema.json"
@@ -190,8 +192,18 @@ def load_set_file(path: Path) -> SetDocument:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CardDocumentError([DocumentError("", f"cannot read: {exc}")], source) from exc
-    parsed = read_yaml(text, source)
-    return parse_set(parsed.data, source, parsed.lines)
+    parsed = _read_set_text(text, source)
+    # The cached data is shared: parsing works on a copy (a hundredth of the reading's cost).
+    return parse_set(copy.deepcopy(parsed.data), source, parsed.lines)
+
+
+@functools.lru_cache(maxsize=16)
+def _read_set_text(text: str, source: str) -> ParsedYaml:
+    """Reading YAML is most of a set file's cost and the same text reads the same: a process
+    that loads the same files again (a catalog reload, each test that loads the catalog) reads
+    them once. Keyed by the whole text, so an edited file is read afresh; a failure is not
+    cached (it raises)."""
+    return read_yaml(text, source)
 
 
 _FIRST_KEYS = ("name", "deck", "kind", "type", "copies")
