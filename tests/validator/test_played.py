@@ -83,6 +83,8 @@ CASES = [
     ("Help Me Out Here!", "turn:_help_me_out:branch:748e070c", "not by the helper"),
     ("Help Me Out Here!", "turn:_help_me_out:branch:5d1076fc", "with no one named"),
     ("Help Me Out Here!", "turn:_help_me_out:boolean:090ac805", "from a rival's hand"),
+    # The Hireling carries a second Big item received in a trade (counted once each).
+    ("Hireling", "turn:trade:number:cbdb2a86", "a second Big item taken in trade"),
 ]
 
 

@@ -988,6 +988,22 @@ def _carry_check(ctx: CheckContext, card: CardBase, effect: CarryItem) -> None:
         },
         covers=[CarryItem],
     )
+    # The same holds for a Big item received in a trade: the one Big item already on the
+    # table counts once, and the follower carries the second (when it may carry a Big one).
+    received = {"in_play": {"Hero": [card.name, "Validator Cart", "Validator Ram"]}}
+    ctx.run(
+        "a second Big item taken in trade" if effect.big else "no second Big item in trade",
+        {
+            "players": [
+                _player("Hero", 3, in_play=[card.name, "Validator Cart"]),
+                _player("Rival", 3, in_play=["Validator Ram"]),
+            ],
+            "steps": [{"give": ["Validator Ram"], "by": "Rival", "to": "Hero"}],
+            "expect": received
+            if effect.big
+            else {"error": "Big", "in_play": {"Rival": ["Validator Ram"]}},
+        },
+    )
 
 
 def _steal_level_check(ctx: CheckContext, card: CardBase, effect: StealLevel) -> None:
