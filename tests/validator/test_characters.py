@@ -59,7 +59,7 @@ ABILITY_CASES = [
     ("Warrior", "abilities:use_ability:branch:249fd828", "does not have refused"),
     # Backstab hits each player in the fight once: the fighter and the helper both.
     ("Thief", "abilities:use_ability:compare:b3ec20ab", "on the fighter and on the helper"),
-    ("Thief", "abilities:use_ability:boolean:bbffc29e", "on the fighter and on the helper"),
+    ("Thief", "abilities:use_ability:boolean:f7f27e89", "on the fighter and on the helper"),
     # Charm costs the whole hand: an empty hand cannot pay it.
     ("Wizard", "abilities:use_ability:branch:d8891e9c", "refused with an empty hand"),
     # Turning works against an Undead monster with another monster beside it.
@@ -73,8 +73,8 @@ ABILITY_CASES = [
     ("Elf", "combat:_reward:compare:463c4f9a", "the helper wins with the fighter"),
     ("Elf", "combat:_reward:statement:6319fd21", "the helper wins with the fighter"),
     # Berserking's up to 3 discards are for the whole fight: a second use is refused.
-    ("Warrior", "abilities:use_ability:boolean:8dc055e8", "twice in one fight"),
-    ("Warrior", "abilities:use_ability:compare:83b0e97d", "twice in one fight"),
+    ("Warrior", "abilities:use_ability:boolean:aaa58598", "twice in one fight"),
+    ("Warrior", "abilities:use_ability:compare:3650dea3", "twice in one fight"),
     ("Warrior", "abilities:use_ability:compare:51851e72", "twice in one fight"),
     ("Warrior", "abilities:use_ability:compare:7cc20e9d", "twice in one fight"),
     ("Warrior", "abilities:use_ability:branch:03d4e0d3", "twice in one fight"),

@@ -128,8 +128,13 @@ def use_ability(
         if target not in combat.side:
             raise RuleViolation(f"{target.name} is not fighting")
     key = (player.name, source.name + ":" + ability.slug)
+    # An ability for its user's own fight or escape, with no limit stated, is used once per
+    # combat: a cost of "up to N" discards then bounds the whole bonus (Flight's up to 3 is
+    # +3 at most, not +3 each time it is used).
     once = ability.limit == "once_per_combat" or (
-        ability.timing == "combat" and ability.limit is None and ability.target == "self"
+        ability.timing in ("combat", "running_away")
+        and ability.limit is None
+        and ability.target == "self"
     )
     if once and combat is not None and key in combat.abilities_used:
         raise RuleViolation(f"{ability.name} can be used only once per combat")
