@@ -137,13 +137,15 @@ def test_rows_of_other_kinds_stay_hidden(page: Page, erins_set: str) -> None:
 def test_a_blank_form_shows_no_error_before_the_first_edit(page: Page, erins_set: str) -> None:
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url) if "/author/preview/" in r.url else None)
+    page.clock.install()  # the page's timers run on a clock the test moves, never on a wait
     log_in(page, erins_set)
-    page.wait_for_timeout(1000)  # longer than the preview's pause after typing
+    page.clock.run_for(5000)  # far past the preview's pause after typing
     expect(page.get_by_test_id("preview-errors")).to_be_empty()
     expect(page.get_by_test_id("preview-state")).to_have_text("Type to see the card.")
     assert page.locator(".live-error, .gutter .error-line").count() == 0
     assert requests == []
     page.get_by_label("Name").fill("Bog Ogre")
+    page.clock.run_for(5000)
     # The name alone is not a card: a monster's level must be known when encoding is full.
     expect(page.get_by_test_id("preview-errors").locator("li")).not_to_have_count(0)
     assert len(requests) >= 1
