@@ -11,8 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from validator.checks.reports import CardReport
-from validator.engine import CardBase, InvariantViolation, Stats, build_game, play_game
-from validator.engine.state import SeededDie
+from validator.engine import (
+    CardBase,
+    InvariantViolation,
+    SeededDie,
+    Stats,
+    build_game,
+    play_game,
+)
 
 GAME_TURNS = 12
 BATCH = 8

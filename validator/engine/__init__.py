@@ -159,6 +159,7 @@ from validator.engine.scenario import (
 from validator.engine.state import (
     Options,
     RuleViolation,
+    SeededDie,
 )
 from validator.engine.text import (
     FaceText,
@@ -275,6 +276,7 @@ __all__ = [
     "ScenarioDocument",
     "ScenarioError",
     "ScenarioResult",
+    "SeededDie",
     "SetDocument",
     "SetLevel",
     "SexIs",
