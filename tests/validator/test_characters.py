@@ -2,13 +2,14 @@
 
 import pytest
 
+from tests.conftest import FIXTURE_SETS
 from tests.validator.test_played import planted
 from validator.checks import check_card
 from validator.checks.characters import _ability_refusals
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext
-from validator.engine import CharacterCard, SetDocument
+from validator.engine import CharacterCard, SetDocument, load_set_file
 
 
 def test_berserking_is_refused_past_its_discards_and_outside_combat(
@@ -92,6 +93,12 @@ ABILITY_CASES = [
     ("Elf", "combat:_reward:arithmetic:73d682d1", "for each of two monsters"),
     # Flight's +1 per discard, no more: one below the roll still caught.
     ("Wizard", "abilities:use_ability:number:bcd8ac21", "running away, one short"),
+    # The monster wins ties: only the Warrior's card in play wins one, and only a tie.
+    ("Warrior", "strength:side_is_winning:compare:8c3e5ccf", "a tie lost with the card in the"),
+    ("Warrior", "strength:side_wins_ties:builtin:9d3edaa1", "a tie lost with the card in the"),
+    ("Warrior", "strength:side_is_winning:boolean:93a63c50", "one short of the monster is lost"),
+    # Only one player may help.
+    ("Elf", "combat:offer_help:branch:a6539b17", "a second helper refused"),
 ]
 
 
@@ -103,5 +110,26 @@ def test_a_broken_ability_rule_fails_the_class_card(
     assert check_card(card, "munchkin-core").status == "pass"
     with planted(mutant_id):
         report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages
+
+
+# Knife Training (Munchkin Impossible): +3 for each Knife item its owner has equipped, none
+# for no Knife, a carried one, or an item of another tag.
+TAGGED_ITEM_CASES = [
+    ("strength:_multiplier:compare:cbc43b94", "no bonus without an item of its tag"),
+    ("strength:_multiplier:branch:0af39b7a", "no bonus without an item of its tag"),
+    ("strength:_multiplier:number:a3da3c48", "for each of two items of its tag"),
+    ("strength:_multiplier:compare:16f327b4", "for each of two items of its tag"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), TAGGED_ITEM_CASES)
+def test_a_broken_bonus_per_tagged_item_fails_knife_training(mutant_id: str, check: str) -> None:
+    impossible = load_set_file(FIXTURE_SETS / "munchkin-impossible.yaml")
+    card = next(c for c in impossible.cards if c.name == "Knife Training")
+    assert check_card(card, "munchkin-impossible").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-impossible")
     assert report.status == "fail"
     assert any(check in message for message in report.messages), report.messages

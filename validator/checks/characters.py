@@ -14,7 +14,7 @@ from validator.checks.played import (
     _removal_check,
     _strength_in_play_check,
 )
-from validator.checks.references import DRIFTER, OGRE, RAGE, _stand_in
+from validator.checks.references import DRIFTER, OGRE, RAGE, _stand_in, _token
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
 from validator.engine import (
     Ability,
@@ -28,6 +28,7 @@ from validator.engine import (
     Strength,
     WinsTies,
 )
+from validator.engine.cards import EquippedWithTag
 
 
 def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
@@ -67,6 +68,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 )
         elif isinstance(effect, Strength) and effect.per is None:
             _strength_in_play_check(ctx, card, effect)
+        elif isinstance(effect, Strength) and isinstance(effect.per, EquippedWithTag):
+            _strength_per_tagged_item_check(ctx, card, effect, effect.per.equipped_with_tag)
         elif isinstance(effect, WinsTies):
             ctx.run(
                 "wins a tie",
@@ -89,6 +92,27 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 },
                 expect_values(outcome="won", levels={"Hero": 4, "Helper": 2}),
             )
+            # Only ties: one short of the monster is still lost. And a tie is won only by
+            # the card in play: held in the hand, it wins nothing, and the tie is lost like
+            # any other (core rules, combat: the monster wins ties). The die's 1 then fails
+            # the escape.
+            for label, level, in_play, hand in (
+                ("one short of the monster is lost", 4, [name], []),
+                ("a tie lost with the card in the hand", 5, [], [name]),
+            ):
+                ctx.run(
+                    label,
+                    {
+                        "players": [
+                            _player("Hero", level, in_play=in_play, hand=hand),
+                            _player("Rival"),
+                        ],
+                        "combat": fight,
+                        "steps": [{"resolve": True}],
+                        "dice": [1],
+                    },
+                    expect_values(outcome="caught", levels={"Hero": level - 1}),
+                )
         elif isinstance(effect, HandSize):
             ctx.run(
                 f"keeps {effect.size} cards after charity",
@@ -166,6 +190,22 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                     "steps": [{"help": "Helper"}, {"resolve": True}],
                 },
                 expect_values(levels={"Helper": 4, "Hero": 5}),
+            )
+            # Only one player may help (core rules, combat): a second offer is refused, and
+            # its Level is not added to the side (3 + 30 + 2).
+            ctx.run(
+                "a second helper refused",
+                {
+                    "players": [
+                        _player("Hero", 3, in_play=["Validator Gauntlet"]),
+                        _player("Helper", 2, in_play=[name]),
+                        _player("Third", 4),
+                    ],
+                    "combat": fight,
+                    "steps": [{"help": "Helper"}, {"help": "Third"}],
+                    "expect": {"error": True},
+                },
+                expect_values(fighter_strength=35),
             )
             _helper_win_checks(ctx, name, fight)
         elif typing_literal(type(effect)) == "sell_double":
@@ -828,4 +868,33 @@ def _helper_win_checks(ctx: CheckContext, name: str, fight: dict[str, Any]) -> N
             expect_values(
                 levels={"Hero": levels[0], "Helper": levels[1]}, winners=winners, outcome="won"
             ),
+        )
+
+
+def _strength_per_tagged_item_check(
+    ctx: CheckContext, card: CharacterCard, effect: Strength, tag: str
+) -> None:
+    """A bonus per item of a tag in use (Knife Training: +3 per Knife): counted from the items
+    the owner has equipped that carry the tag, so none without one, twice with two, and never
+    for an item of another tag nor for one only carried. The tag's token has no bonus of its
+    own; the Helm beside it adds its +1."""
+    token = _token(tag)
+    for label, equipped, carried, count in (
+        ("no bonus without an item of its tag", [], [], 0),
+        ("its bonus for each of two items of its tag", [token, token], [], 2),
+        ("no bonus for an item of its tag only carried", [token], [token], 1),
+    ):
+        ctx.run(
+            label,
+            {
+                "players": [
+                    _player(
+                        "Hero", 2, in_play=[card.name, "Validator Helm", *equipped], carried=carried
+                    ),
+                    _player("Rival"),
+                ],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            },
+            expect_values(fighter_strength=2 + 1 + effect.amount * count, monster_strength=5),
+            covers=[Strength],
         )

@@ -33,9 +33,11 @@ from validator.engine import (
     RemoveMonster,
     ReplaceMonster,
     RunAway,
+    Strength,
     UsedTag,
     parse_card,
 )
+from validator.engine.cards import EquippedWithTag
 
 _FULL = {"status": "full"}
 
@@ -301,6 +303,9 @@ def _companions(card: CardBase) -> list[CardBase]:
         documents += ON_DEMAND.get(type(effect), [])
         if isinstance(effect, EscapeByDiscard):
             tags += effect.tags
+        # A bonus per item of a tag (Knife Training) is tried with items of that tag.
+        if isinstance(effect, Strength) and isinstance(effect.per, EquippedWithTag):
+            tags.append(effect.per.equipped_with_tag)
         if isinstance(effect, ChangeCharacterCard | ExtraCharacterCard):
             axes.add(effect.axis)
     documents += [ITEM_FACTS[_token(tag)] for tag in tags]
