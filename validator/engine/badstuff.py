@@ -530,7 +530,9 @@ def receive_drawn(game: Game, player: Player, card: CardInstance) -> None:
     """A drawn card goes to the hand, unless it acts as soon as it is drawn (Hoard!)."""
     if card.timing == "on_draw":
         game.note(f"{player.name} draws {card.name}: it acts at once")
-        game.discard(card)
+        # Discarded once it has acted: were it in the discards while its own draws empty the
+        # deck, the reshuffle would hand it back and Hoard! would draw itself without end.
         apply_outcomes(game, player, card.card.effects, source=card.name)
+        game.discard(card)
         return
     player.hand.append(card)
