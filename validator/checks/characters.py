@@ -14,7 +14,7 @@ from validator.checks.played import (
     _removal_check,
     _strength_in_play_check,
 )
-from validator.checks.references import DRIFTER, OGRE, RAGE, _stand_in, _token
+from validator.checks.references import DRIFTER, OGRE, RAGE, _relic_for, _stand_in, _token
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
 from validator.engine import (
     Ability,
@@ -235,6 +235,21 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             "expect": {"not_in_play": {"Hero": [name]}},
         },
     )
+    relic = _relic_for(card)
+    if relic is not None:
+        # An item only this card's character may use counts while the card is in play, and
+        # its bonus stops the moment the card is discarded (core rules, Items: the Mace of
+        # Sharpness counts only for someone who is a Cleric at the moment).
+        ctx.run(
+            f"an item only for {name} counts nothing once {name} is discarded",
+            {
+                "players": [_player("Hero", 3, in_play=[name, relic]), _player("Rival")],
+                "combat": fight,
+                "steps": [{"discard_card": name, "by": "Hero"}],
+                "expect": {"in_play": {"Hero": [relic]}},
+            },
+            expect_values(fighter_strength=3, monster_strength=5),
+        )
     ctx.run(
         "an item refused as a discarded character card",
         {

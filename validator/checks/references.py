@@ -247,6 +247,24 @@ def _token(tag: str) -> str:
     return name
 
 
+# The character axes an item's restriction may name (`usable_by: {class: cleric}`).
+RESTRICTING_AXES = ("race", "class", "accent", "loyalty", "species", "power", "origin", "training")
+
+
+def _relic_for(card: CardBase) -> str | None:
+    """An item only a character with this card may use (as the Mace of Sharpness is a
+    Cleric's), +3 and of no slot's limit, registered with the item facts; None for a card of
+    no axis an item names."""
+    if card.kind_name not in RESTRICTING_AXES:
+        return None
+    name = f"Validator Relic of {card.name}"
+    ITEM_FACTS.setdefault(
+        name,
+        _item(name, "other", bonus=3, gold=0, usable_by={card.kind_name: card.name.casefold()}),
+    )
+    return name
+
+
 def _axis_card(axis: str, rank: int) -> tuple[str, str]:
     """The rank-th plain card of a character axis, as a trait (axis, name)."""
     return (axis, f"validator {axis} {('one', 'two', 'three')[rank]}")
@@ -298,6 +316,9 @@ def _companions(card: CardBase) -> list[CardBase]:
             if name is not None:
                 tagged = [leaf.monster_tag] if isinstance(leaf, MonsterTagged) else []
                 documents.append(_monster(name, 10, tags=tagged))
+    relic = _relic_for(card)
+    if relic is not None:
+        documents.append(ITEM_FACTS[relic])
     axes: set[str] = set()
     for effect in card.all_effects():
         documents += ON_DEMAND.get(type(effect), [])
