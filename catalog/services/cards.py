@@ -4,6 +4,7 @@ make the change (PermissionDenied otherwise), so no page, endpoint or script can
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -66,16 +67,44 @@ def card_columns(card: CardBase) -> dict[str, Any]:
     }
 
 
-def card_index_refresh(*, card_row: Card, card: CardBase) -> None:
-    """The rows search looks up: tags (Big counts as the tag `big`) and facets."""
-    CardTag.objects.filter(card=card_row).delete()
+def _index_rows(card_row: Card, card: CardBase) -> tuple[list[CardTag], list[CardFacet]]:
+    """The rows search looks up for a card: tags (Big counts as the tag `big`) and facets."""
     tags = set(card_row.tags)
     if card_row.big:
         tags.add("big")
-    CardTag.objects.bulk_create([CardTag(card=card_row, tag=tag) for tag in sorted(tags)])
+    return (
+        [CardTag(card=card_row, tag=tag) for tag in sorted(tags)],
+        [CardFacet(card=card_row, facet=f, value=v) for f, v in sorted(card_facets(card))],
+    )
+
+
+def card_index_refresh(*, card_row: Card, card: CardBase) -> None:
+    """Replace the rows search looks up for a card (`_index_rows`)."""
+    tags, facets = _index_rows(card_row, card)
+    CardTag.objects.filter(card=card_row).delete()
+    CardTag.objects.bulk_create(tags)
     CardFacet.objects.filter(card=card_row).delete()
-    CardFacet.objects.bulk_create(
-        [CardFacet(card=card_row, facet=f, value=v) for f, v in sorted(card_facets(card))]
+    CardFacet.objects.bulk_create(facets)
+
+
+def _revision_row(
+    row: Card,
+    columns: dict[str, Any],
+    *,
+    actor: User | None,
+    source: str,
+    proposed_by: User | None = None,
+    evidence: str = "",
+) -> CardRevision:
+    return CardRevision(
+        card=row,
+        number=row.revision,
+        document=columns["document"],
+        document_hash=columns["document_hash"],
+        changed_by=actor,
+        source=source[:200],
+        proposed_by=proposed_by,
+        evidence=evidence,
     )
 
 
@@ -125,18 +154,42 @@ def card_write(
             row.revision = current + 1
             row.card_set = card_set
             row.save()
-        CardRevision.objects.create(
-            card=row,
-            number=row.revision,
-            document=columns["document"],
-            document_hash=columns["document_hash"],
-            changed_by=actor,
-            source=source[:200],
-            proposed_by=proposed_by,
-            evidence=evidence,
-        )
+        _revision_row(
+            row, columns, actor=actor, source=source, proposed_by=proposed_by, evidence=evidence
+        ).save(force_insert=True)
         card_index_refresh(card_row=row, card=typed)
     return row
+
+
+def cards_create(
+    *,
+    card_set: CardSet,
+    cards: Sequence[tuple[CardBase, dict[str, Any]]],
+    actor: User | None,
+    source: str,
+) -> list[Card]:
+    """Create new cards, each with its provenance, as `card_write` creates one (revision 1 and
+    its revision row, tags and facets), in four inserts however many there are: loading a
+    set the database does not hold yet (a new catalog, each test's catalog) is a few hundred
+    cards at once. The caller has made sure no card of these names is in the set."""
+    columns = [card_columns(typed) for typed, _ in cards]
+    with transaction.atomic():
+        rows = Card.objects.bulk_create(
+            [
+                Card(card_set=card_set, revision=1, provenance=provenance, **card)
+                for card, (_, provenance) in zip(columns, cards, strict=True)
+            ]
+        )
+        CardRevision.objects.bulk_create(
+            [
+                _revision_row(row, card, actor=actor, source=source)
+                for row, card in zip(rows, columns, strict=True)
+            ]
+        )
+        index = [_index_rows(row, typed) for row, (typed, _) in zip(rows, cards, strict=True)]
+        CardTag.objects.bulk_create([tag for tags, _ in index for tag in tags])
+        CardFacet.objects.bulk_create([facet for _, facets in index for facet in facets])
+    return rows
 
 
 def _typed(document: Any) -> CardBase:

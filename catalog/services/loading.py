@@ -23,8 +23,9 @@ from django.db.models import Max
 
 from catalog.models import Card, CardRevision, CardSet
 from catalog.provenance import card_contributions, proposal_number, provenance_merged
-from catalog.services.cards import card_slug, card_write
+from catalog.services.cards import card_slug, card_write, cards_create
 from validator.engine import (
+    CardBase,
     CardDocumentError,
     DocumentError,
     SetDocument,
@@ -292,17 +293,15 @@ def _load_set(
     contributions = card_contributions(card_ids=[row.pk for row in existing.values()])
     held = _held({pk: [c.revision for c in found] for pk, found in contributions.items()})
     source = f"{LOAD_SOURCE} {path}"
+    new_cards: list[tuple[CardBase, dict[str, Any]]] = []
     for card in document.cards:
         row = existing.get(card.name)
         provenance = _card_provenance(document, card.name)
-        card_document = dump_card(card)
         if row is None:
             report.created.append(card.name)
-            if write:
-                assert card_set is not None
-                row = card_write(card_set=card_set, typed=card, actor=changed_by, source=source)
-                _provenance_set(row, provenance)
+            new_cards.append((card, provenance))
             continue
+        card_document = dump_card(card)
         differs = row.document_hash != document_hash(card_document)
         if differs and row.pk in held:
             taken: Literal["database", "fixture"] = "fixture" if prefer_fixture else "database"
@@ -330,6 +329,9 @@ def _load_set(
                 _provenance_set(row, provenance)
         else:
             report.unchanged.append(card.name)
+    if write and new_cards:
+        assert card_set is not None
+        cards_create(card_set=card_set, cards=new_cards, actor=changed_by, source=source)
     return report
 
 
