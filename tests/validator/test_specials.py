@@ -3,9 +3,10 @@ mutation tool's mutants, fails the core card that has it by the check that reads
 
 import pytest
 
+from tests.conftest import FIXTURE_SETS
 from tests.validator.test_played import planted
 from validator.checks import check_card
-from validator.engine import SetDocument
+from validator.engine import SetDocument, load_set_file
 
 SPECIAL_RULE_CASES = [
     # The Floating Nose takes an item worth 200 Gold, from the table or the hand, and only
@@ -22,6 +23,22 @@ SPECIAL_RULE_CASES = [
     ("Stoned Golem", "combat_specials:monster_named:compare:7220a9f2", "beside the Ogre"),
     # A Cleric outside the fight cannot chase the Wannabe Vampire away.
     ("Wannabe Vampire", "combat_specials:chase_away:branch:40d6aad7", "outside the fight"),
+    # The Lawyers let a Thief trade 2 Treasure cards for 2 new ones, and not 1.
+    ("Lawyers", "combat_specials:_trade_treasures:compare:6deac42e", "traded for new ones"),
+    ("Lawyers", "combat_specials:_trade_treasures:compare:aa505219", "traded for new ones"),
+    ("Lawyers", "combat_specials:_trade_treasures:statement:3688ac82", "traded for new ones"),
+    ("Lawyers", "combat_specials:monster_arrives:branch:6e9a9056", "traded for new ones"),
+    ("Lawyers", "combat_specials:monster_arrives:statement:1668691c", "traded for new ones"),
+    ("Lawyers", "combat_specials:_trade_treasures:branch:3888263d", "too few Treasure cards"),
+    # The Bullrog's death is the outcome, whichever monster is fled first, and the dead run
+    # from no more monsters.
+    ("Bullrog", "combat:_outcome_of:branch:0e505827", "its death stops the running"),
+    ("Bullrog", "combat:_outcome_of:builtin:7598bbba", "caught by the Ogre, then killed"),
+    ("Bullrog", "runaway:run_away:branch:5e132e8b", "its death stops the running"),
+    # Ghoulfiends (Level alone) and the Insurance Salesman (Level ignored) rule the whole
+    # fight, the Ogre beside them.
+    ("Ghoulfiends", "strength:side_member_strength:builtin:82f30c36", "with the Ogre beside"),
+    ("Insurance Salesman", "strength:side_member_strength:builtin:aed930b4", "the Ogre beside"),
 ]
 
 
@@ -33,5 +50,23 @@ def test_a_broken_special_rule_fails_the_monster(
     assert check_card(card, "munchkin-core").status == "pass"
     with planted(mutant_id):
         report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages
+
+
+# The Piano Tuna (Munchkin Booty) is +10 only while the Privatears are in the fight.
+COMPANION_CASES = [
+    ("strength:holds:builtin:5b398afe", "its bonus beside Privatears"),
+    ("strength:holds:compare:1c962adc", "no bonus without Privatears"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), COMPANION_CASES)
+def test_a_broken_companion_bonus_fails_the_piano_tuna(mutant_id: str, check: str) -> None:
+    booty = load_set_file(FIXTURE_SETS / "munchkin-booty.yaml")
+    card = next(c for c in booty.cards if c.name == "Piano Tuna")
+    assert check_card(card, "munchkin-booty").status != "fail"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-booty")
     assert report.status == "fail"
     assert any(check in message for message in report.messages), report.messages

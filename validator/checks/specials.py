@@ -6,7 +6,10 @@ that side: only the fighter walks past or bribes (the core rules give the fight 
 kicked the door open; a helper only adds strength), someone outside the fight chases nothing
 away, an item in the hand pays a bribe as well as one on the table (the card asks for an item,
 wherever it is), a monster beside another is named and only it leaves, and a monster without
-such a rule is fought (core rules: a monster met must be fought or fled from).
+such a rule is fought (core rules: a monster met must be fought or fled from). Also what a
+monster does beside another: its rule on your Level holds for the whole fight, its bonus for
+a named companion needs that companion there, its death stops the running; and the Treasure
+cards traded in when it refuses a fight.
 """
 
 from __future__ import annotations
@@ -15,9 +18,22 @@ from typing import Any
 
 from validator.checks.monsters import Fight, _arrange, _monster_checks
 from validator.checks.oracle import _gold
-from validator.checks.references import OGRE
+from validator.checks.references import EQUIPMENT, OGRE, RAGE, _stand_in
 from validator.checks.runner import CheckContext, _ended_without_kill, _player, expect_values
-from validator.engine import Bribe, ChaseAway, MayDecline, MonsterCard
+from validator.engine import (
+    Bribe,
+    ChaseAway,
+    Death,
+    IgnoreLevel,
+    LevelOnly,
+    MayDecline,
+    MonsterCard,
+    MonsterNamed,
+    NoPursuit,
+    RefusesCombat,
+    RunAway,
+    Strength,
+)
 
 # The reference items a bribe is tried with: 0, 200 and 400 Gold (their documents say so).
 BRIBE_OFFERS = ["Validator Trinket", "Validator Helm", "Validator Ram"]
@@ -41,6 +57,11 @@ def _special_rule_checks(ctx: CheckContext, card: MonsterCard) -> None:
         _bribe_checks(ctx, card, bribe)
     for chase in chases:
         _chase_checks(ctx, card, chase)
+    for refusal in (e for e in card.effects if isinstance(e, RefusesCombat)):
+        _trade_checks(ctx, card, refusal)
+    _death_checks(ctx, card)
+    _beside_the_ogre_checks(ctx, card)
+    _named_companion_checks(ctx, card)
 
 
 def _no_walking_past(ctx: CheckContext, card: MonsterCard) -> None:
@@ -125,3 +146,144 @@ def _chase_checks(ctx: CheckContext, card: MonsterCard, effect: ChaseAway) -> No
             "expect": {"error": True, "outcome": "none"},
         },
     )
+
+
+def _trade_checks(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) -> None:
+    """Refused a fight, the character may trade that many Treasure cards from the hand for
+    as many new ones, face down (Lawyers, for a Thief): the new ones are then in the hand (the
+    reference items put on top of the Treasure deck, equipped next), and with fewer Treasure
+    cards than the trade asks, nothing is traded."""
+    count = effect.trade_treasures
+    refused = Fight() if effect.when is None else _arrange(effect.when, True)
+    # Two Trinkets are in the library; the refusal's own Treasure would be drawn from the same
+    # deck, so such a card is left to `monsters`.
+    if refused is None or not 1 <= count <= 2 or effect.treasures:
+        return
+    new = EQUIPMENT[:count]
+    fight = {"fighter": "Hero", "monsters": [card.name]}
+    # Met by kicking the door open, so that the trade is a step, after which the invariants
+    # (every card somewhere, once) are checked.
+    ctx.run(
+        f"{count} Treasure card(s) traded for new ones",
+        {
+            "players": [refused.hero(1, hand=["Validator Trinket"] * count), _player("Rival")],
+            "deck": {"door": [card.name], "treasure": new},
+            "steps": [
+                {"kick_door": "Hero"},
+                *({"equip": item, "by": "Hero"} for item in new),
+            ],
+            "expect": {"in_play": {"Hero": new}, "hand_sizes": {"Hero": 0}},
+        },
+    )
+    ctx.run(
+        f"too few Treasure cards for the trade of {count}",
+        {
+            "players": [
+                refused.hero(1, hand=["Validator Trinket"] * (count - 1)),
+                _player("Rival"),
+            ],
+            "combat": fight,
+            "deck": {"treasure": new},
+        },
+        expect_values(hand_sizes={"Hero": count - 1}),
+    )
+
+
+def _death_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """Its Bad Stuff kills: the dead keep their Level and run from no more monsters (core
+    rules, Death). Beside the Ogre, fled first: caught by it (a level lost), then killed; fled
+    second: killed, and the Ogre is not fled at all. Either way the outcome is death. Staged
+    only for a monster whose other rules cannot change the run (a pursuit limit is passed by
+    the Level), the Rage making the fight lost, the die's 1 failing every roll."""
+    if not any(isinstance(b, Death) and b.when is None for b in card.bad_stuff):
+        return
+    if any(not isinstance(e, Strength | NoPursuit | MayDecline | RunAway) for e in card.effects):
+        return
+    if any(isinstance(e, RunAway) and (e.when is not None or e.amount > 3) for e in card.effects):
+        return
+    # Two Levels above a pursuit limit: one above it still after the Ogre's level is lost.
+    level = 2 + max([3] + [e.max_level for e in card.effects if isinstance(e, NoPursuit)])
+    if level > 9:
+        return
+    rage = {"play": RAGE, "by": "Rival", "on": card.name}
+    # Fled second, with a helper as strong: the fighter's death (the first 1) ends the
+    # fighter's running, so the helper's rolls are the next two dice, two 6s; one more roll
+    # of the dead would hand the helper the last die, a 1.
+    ctx.run(
+        "its death stops the running: the Ogre is not fled",
+        {
+            "players": [
+                _player("Hero", level),
+                _player("Helper", level),
+                _player("Rival", 1, hand=[RAGE]),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [card.name, OGRE]},
+            "steps": [{"help": "Helper"}, rage, {"resolve": True}],
+            "dice": [1, 6, 6, 1],
+        },
+        expect_values(outcome="dead", levels={"Hero": level, "Helper": level}),
+    )
+    ctx.run(
+        "caught by the Ogre, then killed by it",
+        {
+            "players": [_player("Hero", level), _player("Rival", 1, hand=[RAGE])],
+            "combat": {"fighter": "Hero", "monsters": [OGRE, card.name]},
+            "steps": [rage, {"resolve": True}],
+            "dice": [1, 1],
+        },
+        expect_values(outcome="dead", levels={"Hero": level - 1}),
+    )
+
+
+def _beside_the_ogre_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """A rule on the fighter's Level holds for the whole fight, another monster beside it or
+    not (SpongeBob rules, several monsters: such a rule applies to the entire fight):
+    Level 3 with the Helm's +1 is 3 with the Level alone, 1 with the Level ignored."""
+    if any(isinstance(e, LevelOnly) for e in card.effects):
+        strength = 3
+    elif any(isinstance(e, IgnoreLevel) for e in card.effects):
+        strength = 1
+    else:
+        return
+    ctx.run(
+        "its rule on the Level holds with the Ogre beside it",
+        {
+            "players": [_player("Hero", 3, in_play=["Validator Helm"]), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [OGRE, card.name]},
+        },
+        expect_values(fighter_strength=strength),
+    )
+
+
+def _named_companion_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """A bonus while a named monster is in the same fight (Piano Tuna beside the Privatears):
+    alone it is the Level; beside a Level 10 stand-in of that name, Level + bonus + 10.
+    Staged when every other bonus of the card is unconditional."""
+    strengths = [e for e in card.effects if isinstance(e, Strength)]
+    named = [e for e in strengths if isinstance(e.when, MonsterNamed)]
+    if not named or any(e.when is not None and e not in named for e in strengths):
+        return
+    base = (card.level or 0) + sum(e.amount for e in strengths if e.when is None)
+    with ctx.together([Strength]):
+        _named_companion_runs(ctx, card, named, base)
+
+
+def _named_companion_runs(
+    ctx: CheckContext, card: MonsterCard, named: list[Strength], base: int
+) -> None:
+    for effect in named:
+        assert isinstance(effect.when, MonsterNamed)
+        companion = _stand_in(effect.when)
+        for label, monsters, total in (
+            (f"no bonus without {effect.when.monster}", [card.name], base),
+            (f"its bonus beside {effect.when.monster}", [card.name, companion], base + 10),
+        ):
+            bonus = sum(e.amount for e in named if companion in monsters and e.when == effect.when)
+            ctx.run(
+                label,
+                {
+                    "players": [_player("Hero", 1), _player("Rival")],
+                    "combat": {"fighter": "Hero", "monsters": monsters},
+                },
+                expect_values(monster_strength=total + bonus),
+            )
