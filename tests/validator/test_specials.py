@@ -39,6 +39,10 @@ SPECIAL_RULE_CASES = [
     # fight, the Ogre beside them.
     ("Ghoulfiends", "strength:side_member_strength:builtin:82f30c36", "with the Ogre beside"),
     ("Insurance Salesman", "strength:side_member_strength:builtin:aed930b4", "the Ogre beside"),
+    # The Potted Plant's extra Treasure for an Elf is paid when the helper is the Elf.
+    ("Potted Plant", "combat:_treasure_count:builtin:5f0c3bd7", "only the helper has the trait"),
+    # Pukachu's extra level: a one-shot a rival plays for it is no bonus of the fighter's.
+    ("Pukachu", "strength:bonuses_used:compare:4b546ee0", "despite a one-shot played for it"),
 ]
 
 

@@ -15,6 +15,7 @@ from validator.engine import (
     AddMonster,
     AllOf,
     AnyOf,
+    BonusesUsed,
     CancelCurse,
     CardBase,
     CardLibrary,
@@ -150,6 +151,17 @@ ON_DEMAND: dict[type[EffectBase], list[dict[str, Any]]] = {
             "Validator Wings", "other", bonus=0, gold=0, effects=[{"type": "runaway", "amount": 1}]
         )
     ],
+}
+# A one-shot of +1 for either side: played for the monster, it is no bonus of the fighter's
+# (what a condition on bonuses used must tell apart).
+DROP = "Validator Drop"
+DROP_DOCUMENT: dict[str, Any] = {
+    "name": DROP,
+    "deck": "treasure",
+    "kind": "one_shot",
+    "bonus": 1,
+    "gold": 100,
+    "encoding": _FULL,
 }
 _REFERENCES: list[CardBase] | None = None
 _EXTRA: list[CardBase] | None = None
@@ -309,6 +321,8 @@ def _companions(card: CardBase) -> list[CardBase]:
         for leaf in _leaves(condition):
             if isinstance(leaf, UsedTag):
                 tags.append(leaf.used_tag)
+            if isinstance(leaf, BonusesUsed):
+                documents.append(DROP_DOCUMENT)
             if isinstance(leaf, MonsterLevelIn):
                 levels = [level for level, _ in _level_cases(leaf)]
                 documents += [_monster(_level_monster(level), level) for level in levels]

@@ -16,19 +16,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from validator.checks.monsters import Fight, _arrange, _monster_checks
+from validator.checks.monsters import Fight, _arrange, _fight_holds, _monster_checks
 from validator.checks.oracle import _gold
-from validator.checks.references import EQUIPMENT, OGRE, RAGE, _stand_in
-from validator.checks.runner import CheckContext, _ended_without_kill, _player, expect_values
+from validator.checks.references import (
+    DROP,
+    EQUIPMENT,
+    OGRE,
+    RAGE,
+    _leaves,
+    _stand_in,
+    _traits,
+)
+from validator.checks.runner import (
+    CheckContext,
+    _ended_without_kill,
+    _player,
+    _trait_names,
+    expect_values,
+)
 from validator.engine import (
+    AxisCondition,
+    BonusesUsed,
     Bribe,
     ChaseAway,
     Death,
+    ExtraLevels,
+    ExtraTreasures,
     IgnoreLevel,
     LevelOnly,
     MayDecline,
     MonsterCard,
     MonsterNamed,
+    NoHelp,
     NoPursuit,
     RefusesCombat,
     RunAway,
@@ -62,6 +81,8 @@ def _special_rule_checks(ctx: CheckContext, card: MonsterCard) -> None:
     _death_checks(ctx, card)
     _beside_the_ogre_checks(ctx, card)
     _named_companion_checks(ctx, card)
+    _helper_trait_checks(ctx, card)
+    _bonus_for_the_monster_checks(ctx, card)
 
 
 def _no_walking_past(ctx: CheckContext, card: MonsterCard) -> None:
@@ -287,3 +308,71 @@ def _named_companion_runs(
                 },
                 expect_values(monster_strength=total + bonus),
             )
+
+
+def _helper_trait_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """An extra Treasure for a trait (Potted Plant's for an Elf) is paid when the helper has
+    it, the fighter not (core rules, helping: the monster's special rules apply to the helper
+    too). The Gauntlet's +30 wins the fight; staged for a monster with no other rule about
+    who fights it and no conditional bonus, so that only the extra depends on the helper."""
+    if any(
+        isinstance(e, LevelOnly | IgnoreLevel | NoHelp | RefusesCombat | MayDecline)
+        or (isinstance(e, Strength) and e.when is not None)
+        for e in card.effects
+    ):
+        return
+    strength = (card.level or 0) + sum(e.amount for e in card.effects if isinstance(e, Strength))
+    extras = [e for e in card.effects if isinstance(e, ExtraTreasures)]
+    if strength >= 31 or len([e for e in extras if e.when is not None]) != 1:
+        return
+    extra = next(e for e in extras if e.when is not None)
+    traits = _traits([extra.when]) if isinstance(extra.when, AxisCondition) else set()
+    if len(traits) != 1:
+        return
+    paid = (card.treasures or 0) + sum(e.amount for e in extras)
+    ctx.run(
+        "the extra Treasures when only the helper has the trait",
+        {
+            "players": [
+                _player("Hero", 1, in_play=["Validator Gauntlet"]),
+                _player("Helper", 1, in_play=_trait_names(sorted(traits))),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+            "steps": [{"help": "Helper"}, {"resolve": True}],
+        },
+        expect_values(outcome="won", treasures_drawn=max(0, paid)),
+    )
+
+
+def _bonus_for_the_monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """Extra levels for a kill without bonuses (Pukachu's, alone and on Level alone): a +1
+    one-shot a rival plays for the monster is no bonus of the fighter's, so a Level one
+    above the monster's strength with it still kills for the extra levels. Staged for a monster
+    with no bonus of its own that depends on the fight."""
+    if any(isinstance(e, Strength) and e.when is not None for e in card.effects):
+        return
+    alone = Fight(bonuses=False, helper=False)
+    extras = [
+        e
+        for e in card.effects
+        if isinstance(e, ExtraLevels)
+        and e.when is not None
+        and any(isinstance(leaf, BonusesUsed) for leaf in _leaves(e.when))
+        and _fight_holds(e.when, alone, 1) is True
+    ]
+    strength = (card.level or 0) + sum(e.amount for e in card.effects if isinstance(e, Strength))
+    level = strength + 1 + 1
+    gained = (card.levels_gained or 0) + sum(e.amount for e in extras)
+    if not extras or level + gained > 10:
+        return
+    ctx.run(
+        "its extra levels despite a one-shot played for it",
+        {
+            "players": [_player("Hero", level), _player("Rival", 1, hand=[DROP])],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+            "steps": [{"play": DROP, "by": "Rival", "on": card.name}, {"resolve": True}],
+        },
+        expect_values(
+            outcome="won", monster_strength=strength + 1, levels={"Hero": level + gained}
+        ),
+    )
