@@ -1,5 +1,6 @@
-"""Who may use a monster's special rules: each rule, broken in the engine by one of the
-mutation tool's mutants, fails the core card that has it by the check that reads it."""
+"""Who may use a monster's special rules, and what a monster does beside another: each rule,
+broken in the engine by one of the mutation tool's mutants, fails the card that has it by the
+check that reads it."""
 
 import pytest
 
@@ -43,6 +44,10 @@ SPECIAL_RULE_CASES = [
     ("Potted Plant", "combat:_treasure_count:builtin:5f0c3bd7", "only the helper has the trait"),
     # Pukachu's extra level: a one-shot a rival plays for it is no bonus of the fighter's.
     ("Pukachu", "strength:bonuses_used:compare:4b546ee0", "despite a one-shot played for it"),
+    # Mate's -1 is felt fleeing either of the pair, and not fleeing a third monster.
+    ("Mate", "runaway:runaway_modifier:compare:f64d584c", "the Mate itself fled"),
+    ("Mate", "runaway:runaway_modifier:compare:5afa3f29", "the Mate itself fled"),
+    ("Mate", "runaway:runaway_modifier:boolean:b4a534e8", "a monster beside the pair"),
 ]
 
 

@@ -19,7 +19,7 @@ from validator.checks.played import _played_checks
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext, typing_literal
-from validator.checks.specials import _monster_and_special_checks
+from validator.checks.specials import _monster_and_special_checks, _played_and_mate_checks
 from validator.engine import (
     CardBase,
     CardDocumentError,
@@ -45,7 +45,7 @@ KIND_CHECKS: dict[type[CardBase], Callable[[CheckContext, Any], None]] = {
     CurseCard: _curse_checks,
     LevelCard: _level_card_checks,
     CharacterCard: _character_checks,
-    OtherCard: _played_checks,
+    OtherCard: _played_and_mate_checks,
     FollowerCard: _played_checks,
 }
 

@@ -123,7 +123,9 @@ ON_DEMAND: dict[type[EffectBase], list[dict[str, Any]]] = {
             "strength": 3,
             "treasures": 1,
             "encoding": _FULL,
-        }
+        },
+        # A third monster beside the pair, whose run must not feel the pair's modifier.
+        _IMP,
     ],
     CancelCurse: [
         {

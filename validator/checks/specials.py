@@ -18,9 +18,11 @@ from typing import Any
 
 from validator.checks.monsters import Fight, _arrange, _fight_holds, _monster_checks
 from validator.checks.oracle import _gold
+from validator.checks.played import _played_checks
 from validator.checks.references import (
     DROP,
     EQUIPMENT,
+    IMP,
     OGRE,
     RAGE,
     _leaves,
@@ -38,12 +40,14 @@ from validator.engine import (
     AxisCondition,
     BonusesUsed,
     Bribe,
+    CardBase,
     ChaseAway,
     Death,
     ExtraLevels,
     ExtraTreasures,
     IgnoreLevel,
     LevelOnly,
+    Mate,
     MayDecline,
     MonsterCard,
     MonsterNamed,
@@ -56,6 +60,13 @@ from validator.engine import (
 
 # The reference items a bribe is tried with: 0, 200 and 400 Gold (their documents say so).
 BRIBE_OFFERS = ["Validator Trinket", "Validator Helm", "Validator Ram"]
+
+
+def _played_and_mate_checks(ctx: CheckContext, card: CardBase) -> None:
+    """A card played from the hand (`played`), then the running from a pair it makes."""
+    _played_checks(ctx, card)
+    for mate in (e for e in card.effects if isinstance(e, Mate)):
+        _mate_running_checks(ctx, card, mate)
 
 
 def _monster_and_special_checks(ctx: CheckContext, card: MonsterCard) -> None:
@@ -375,4 +386,40 @@ def _bonus_for_the_monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
         expect_values(
             outcome="won", monster_strength=strength + 1, levels={"Hero": level + gained}
         ),
+    )
+
+
+def _mate_running_checks(ctx: CheckContext, card: CardBase, effect: Mate) -> None:
+    """Running from a pair (the Ogre and its Mate) is at the card's modifier, from each of the
+    two, and from neither a third monster beside them (the card's text is about fleeing the
+    pair). The Ogre, the Imp beside it, then the Mate, joined last, are fled in that order,
+    each Ogre's catch a level lost, the Imp's two. A die at the escape for each: all flee;
+    one short for the Mate: caught by it alone; one short for the Imp only with the modifier
+    wrongly felt."""
+    needed = 5 - effect.runaway
+    if effect.runaway >= 0 or not 2 <= needed <= 6:
+        return
+    pair = {
+        "players": [_player("Hero", 3), _player("Rival", hand=[card.name])],
+        "combat": {"fighter": "Hero", "monsters": [OGRE]},
+        "steps": [{"play": card.name, "by": "Rival", "on": OGRE}, {"resolve": True}],
+    }
+    ctx.run(
+        f"running from each of the pair at {effect.runaway:+d}",
+        {**pair, "dice": [needed, needed]},
+        expect_values(outcome="escaped", levels={"Hero": 3}),
+    )
+    ctx.run(
+        f"the Mate itself fled at {effect.runaway:+d}",
+        {**pair, "dice": [needed, needed - 1]},
+        expect_values(outcome="caught", levels={"Hero": 2}),
+    )
+    ctx.run(
+        "a monster beside the pair fled without the pair's modifier",
+        {
+            **pair,
+            "combat": {"fighter": "Hero", "monsters": [OGRE, IMP]},
+            "dice": [needed, 5, needed],
+        },
+        expect_values(outcome="escaped", levels={"Hero": 3}),
     )
