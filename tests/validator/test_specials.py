@@ -48,6 +48,8 @@ SPECIAL_RULE_CASES = [
     ("Mate", "runaway:runaway_modifier:compare:f64d584c", "the Mate itself fled"),
     ("Mate", "runaway:runaway_modifier:compare:5afa3f29", "the Mate itself fled"),
     ("Mate", "runaway:runaway_modifier:boolean:b4a534e8", "a monster beside the pair"),
+    # A monster met behind the door and fought leaves no room to loot.
+    ("Lame Goblin", "combat_specials:start_combat:truth:f2013a22", "no looting the room"),
 ]
 
 

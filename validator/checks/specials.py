@@ -94,6 +94,7 @@ def _special_rule_checks(ctx: CheckContext, card: MonsterCard) -> None:
     _named_companion_checks(ctx, card)
     _helper_trait_checks(ctx, card)
     _bonus_for_the_monster_checks(ctx, card)
+    _no_looting_after_check(ctx, card)
 
 
 def _no_walking_past(ctx: CheckContext, card: MonsterCard) -> None:
@@ -422,4 +423,30 @@ def _mate_running_checks(ctx: CheckContext, card: CardBase, effect: Mate) -> Non
             "dice": [needed, 5, needed],
         },
         expect_values(outcome="escaped", levels={"Hero": 3}),
+    )
+
+
+def _no_looting_after_check(ctx: CheckContext, card: MonsterCard) -> None:
+    """Met behind the door and fought, it leaves no room to loot that turn (core rules, the
+    turn: looting is for a player who met no monster). Kicked open by a Level 1 Hero with the
+    Gauntlet's +30, and killed; staged for a monster of plain, unconditional strength under
+    that (rules for running or for the reward do not touch a won fight), so that nothing
+    but the fight happens before the loot is tried."""
+    if any(
+        not (isinstance(e, Strength) and e.when is None)
+        and not isinstance(e, RunAway | NoPursuit | ExtraLevels | ExtraTreasures)
+        for e in card.effects
+    ):
+        return
+    strength = (card.level or 0) + sum(e.amount for e in card.effects if isinstance(e, Strength))
+    if strength >= 31:
+        return
+    ctx.run(
+        "no looting the room after fighting it",
+        {
+            "players": [_player("Hero", 1, in_play=["Validator Gauntlet"]), _player("Rival")],
+            "deck": {"door": [card.name, "Validator Door"]},
+            "steps": [{"kick_door": "Hero"}, {"resolve": True}, {"loot_room": "Hero"}],
+            "expect": {"error": "fought a monster", "outcome": "won"},
+        },
     )
