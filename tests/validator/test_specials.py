@@ -50,6 +50,11 @@ SPECIAL_RULE_CASES = [
     ("Mate", "runaway:runaway_modifier:boolean:b4a534e8", "a monster beside the pair"),
     # A monster met behind the door and fought leaves no room to loot.
     ("Lame Goblin", "combat_specials:start_combat:truth:f2013a22", "no looting the room"),
+    # The Large Angry Chicken's extra level for fire: a fire one-shot of the fighter's counts,
+    # one played for the chicken does not.
+    ("Large Angry Chicken", "strength:used_tags:branch:856fdf60", "with a one-shot of its tag"),
+    ("Large Angry Chicken", "strength:used_tags:statement:c1083338", "with a one-shot of its tag"),
+    ("Large Angry Chicken", "strength:used_tags:compare:a2037cfa", "played for it"),
 ]
 
 

@@ -279,6 +279,15 @@ def _relic_for(card: CardBase) -> str | None:
     return name
 
 
+def tagged_drop(tag: str) -> str:
+    """A +1 one-shot carrying one tag: a tag used in a fight may come from a one-shot."""
+    return f"Validator {_title(tag)} Drop"
+
+
+def _tagged_drop_document(tag: str) -> dict[str, Any]:
+    return {**DROP_DOCUMENT, "name": tagged_drop(tag), "tags": [tag]}
+
+
 def _axis_card(axis: str, rank: int) -> tuple[str, str]:
     """The rank-th plain card of a character axis, as a trait (axis, name)."""
     return (axis, f"validator {axis} {('one', 'two', 'three')[rank]}")
@@ -323,6 +332,7 @@ def _companions(card: CardBase) -> list[CardBase]:
         for leaf in _leaves(condition):
             if isinstance(leaf, UsedTag):
                 tags.append(leaf.used_tag)
+                documents.append(_tagged_drop_document(leaf.used_tag))
             if isinstance(leaf, BonusesUsed):
                 documents.append(DROP_DOCUMENT)
             if isinstance(leaf, MonsterLevelIn):

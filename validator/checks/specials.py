@@ -28,6 +28,7 @@ from validator.checks.references import (
     _leaves,
     _stand_in,
     _traits,
+    tagged_drop,
 )
 from validator.checks.runner import (
     CheckContext,
@@ -56,6 +57,7 @@ from validator.engine import (
     RefusesCombat,
     RunAway,
     Strength,
+    UsedTag,
 )
 
 # The reference items a bribe is tried with: 0, 200 and 400 Gold (their documents say so).
@@ -95,6 +97,7 @@ def _special_rule_checks(ctx: CheckContext, card: MonsterCard) -> None:
     _helper_trait_checks(ctx, card)
     _bonus_for_the_monster_checks(ctx, card)
     _no_looting_after_check(ctx, card)
+    _tag_from_a_one_shot_checks(ctx, card)
 
 
 def _no_walking_past(ctx: CheckContext, card: MonsterCard) -> None:
@@ -450,3 +453,42 @@ def _no_looting_after_check(ctx: CheckContext, card: MonsterCard) -> None:
             "expect": {"error": "fought a monster", "outcome": "won"},
         },
     )
+
+
+def _tag_from_a_one_shot_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """Extra levels for a kill with a tag used (the Large Angry Chicken's, killed with fire):
+    a one-shot of that tag the fighter plays counts as used, one a rival plays for the
+    monster does not (it is the monster's side that used it). A +1 drop of the tag: Level 2
+    with it beats a Level 2 monster, Level 4 beats it with the drop against."""
+    if any(isinstance(e, Strength) for e in card.effects):
+        return
+    extras = [e for e in card.effects if isinstance(e, ExtraLevels) and e.when is not None]
+    if len(extras) != 1 or not isinstance(extras[0].when, UsedTag):
+        return
+    drop, level, gained = tagged_drop(extras[0].when.used_tag), card.level or 0, card.levels_gained
+    if gained is None or level + 2 + gained + extras[0].amount > 10:
+        return
+    for label, by, on, hero, extra in (
+        ("the extra levels for a kill with a one-shot of its tag", "Hero", {}, level, True),
+        (
+            "no extra levels for a one-shot of its tag played for it",
+            "Rival",
+            {"on": card.name},
+            level + 2,
+            False,
+        ),
+    ):
+        ctx.run(
+            label,
+            {
+                "players": [
+                    _player("Hero", hero, hand=[drop] if by == "Hero" else []),
+                    _player("Rival", 1, hand=[drop] if by == "Rival" else []),
+                ],
+                "combat": {"fighter": "Hero", "monsters": [card.name]},
+                "steps": [{"play": drop, "by": by, **on}, {"resolve": True}],
+            },
+            expect_values(
+                outcome="won", levels={"Hero": hero + gained + (extras[0].amount if extra else 0)}
+            ),
+        )
