@@ -55,6 +55,10 @@ SPECIAL_RULE_CASES = [
     ("Large Angry Chicken", "strength:used_tags:branch:856fdf60", "with a one-shot of its tag"),
     ("Large Angry Chicken", "strength:used_tags:statement:c1083338", "with a one-shot of its tag"),
     ("Large Angry Chicken", "strength:used_tags:compare:a2037cfa", "played for it"),
+    # A one-shot for one of two monsters counts once; a monster killed outright takes its
+    # enhancer to the discards.
+    ("Flaming Poison Potion", "strength:monster_strength:compare:dc28d656", "counts once"),
+    ("Potion of Halitosis", "combat:finish:statement:5e1bfef8", "kills the Enraged"),
 ]
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from validator.checks.monsters import Fight, _arrange, _fight_holds, _monster_checks
+from validator.checks.one_shots import _one_shot_checks
 from validator.checks.oracle import _gold
 from validator.checks.played import _played_checks
 from validator.checks.references import (
@@ -47,6 +48,7 @@ from validator.engine import (
     ExtraLevels,
     ExtraTreasures,
     IgnoreLevel,
+    KillMonster,
     LevelOnly,
     Mate,
     MayDecline,
@@ -54,6 +56,7 @@ from validator.engine import (
     MonsterNamed,
     NoHelp,
     NoPursuit,
+    OneShotCard,
     RefusesCombat,
     RunAway,
     Strength,
@@ -69,6 +72,51 @@ def _played_and_mate_checks(ctx: CheckContext, card: CardBase) -> None:
     _played_checks(ctx, card)
     for mate in (e for e in card.effects if isinstance(e, Mate)):
         _mate_running_checks(ctx, card, mate)
+
+
+def _one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
+    """A one-shot's own checks (`one_shots`), then what it does beside other monsters and
+    their enhancers."""
+    _one_shot_checks(ctx, card)
+    kills = [e for e in card.effects if isinstance(e, KillMonster)]
+    if card.bonus and card.side in ("either", "monster") and not kills:
+        # Played for one of two monsters, its bonus is added to their total once (core
+        # rules, one-shots: it makes a monster stronger, not every monster).
+        ctx.run(
+            "its bonus for one monster of two counts once",
+            {
+                "players": [_player("Hero", 2), _player("Rival", 1, hand=[card.name])],
+                "combat": {"fighter": "Hero", "monsters": [OGRE, OGRE]},
+                "steps": [{"play": card.name, "by": "Rival", "on": OGRE}],
+            },
+            expect_values(monster_strength=5 + 5 + card.bonus),
+        )
+    for kill in kills:
+        _enraged_kill_check(ctx, card, kill)
+
+
+def _enraged_kill_check(ctx: CheckContext, card: OneShotCard, effect: KillMonster) -> None:
+    """Killed outright with the Rage on it, the monster goes to the discards with its
+    enhancer (core rules: after a fight everything played in it is discarded); the invariants,
+    every card in one place, see an enhancer left nowhere. The Rage pays no Treasure: the Ogre
+    pays its 2, a Level 10 stand-in 1."""
+    monster = OGRE if effect.when is None else _stand_in(effect.when)
+    if monster is None:
+        return
+    ctx.run(
+        f"kills the Enraged {monster} outright",
+        {
+            "players": [_player("Hero", 1, hand=[card.name]), _player("Rival", 1, hand=[RAGE])],
+            "combat": {"fighter": "Hero", "monsters": [monster]},
+            "steps": [
+                {"play": RAGE, "by": "Rival", "on": monster},
+                {"play": card.name, "by": "Hero"},
+            ],
+        },
+        expect_values(
+            outcome="won", levels={"Hero": 2}, treasures_drawn=2 if monster == OGRE else 1
+        ),
+    )
 
 
 def _monster_and_special_checks(ctx: CheckContext, card: MonsterCard) -> None:
