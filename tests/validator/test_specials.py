@@ -59,6 +59,10 @@ SPECIAL_RULE_CASES = [
     # enhancer to the discards.
     ("Flaming Poison Potion", "strength:monster_strength:compare:dc28d656", "counts once"),
     ("Potion of Halitosis", "combat:finish:statement:5e1bfef8", "kills the Enraged"),
+    # Doppleganger is for a fighter with no helper; Kill the Hireling needs a Hireling, not
+    # any card, in play.
+    ("Doppleganger", "strength:holds:boolean:0b208fba", "refused to a fighter with a helper"),
+    ("Kill the Hireling", "strength:holds:compare:10e0cab4", "refused with only an item"),
 ]
 
 

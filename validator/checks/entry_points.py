@@ -14,12 +14,13 @@ from validator.checks.characters import _character_checks
 from validator.checks.curses import _curse_checks
 from validator.checks.games import add_real_play
 from validator.checks.items import _item_checks
-from validator.checks.one_shots import _enhancer_checks, _level_card_checks
+from validator.checks.one_shots import _enhancer_checks
 from validator.checks.played import _played_checks
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext, typing_literal
 from validator.checks.specials import (
+    _level_card_and_special_checks,
     _monster_and_special_checks,
     _one_shot_and_special_checks,
     _played_and_mate_checks,
@@ -47,7 +48,7 @@ KIND_CHECKS: dict[type[CardBase], Callable[[CheckContext, Any], None]] = {
     OneShotCard: _one_shot_and_special_checks,
     MonsterEnhancerCard: _enhancer_checks,
     CurseCard: _curse_checks,
-    LevelCard: _level_card_checks,
+    LevelCard: _level_card_and_special_checks,
     CharacterCard: _character_checks,
     OtherCard: _played_and_mate_checks,
     FollowerCard: _played_checks,

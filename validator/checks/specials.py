@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from validator.checks.monsters import Fight, _arrange, _fight_holds, _monster_checks
-from validator.checks.one_shots import _one_shot_checks
+from validator.checks.one_shots import _level_card_checks, _one_shot_checks
 from validator.checks.oracle import _gold
 from validator.checks.played import _played_checks
 from validator.checks.references import (
@@ -47,8 +47,11 @@ from validator.engine import (
     Death,
     ExtraLevels,
     ExtraTreasures,
+    HasInPlay,
+    HelperPresent,
     IgnoreLevel,
     KillMonster,
+    LevelCard,
     LevelOnly,
     Mate,
     MayDecline,
@@ -93,6 +96,41 @@ def _one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
         )
     for kill in kills:
         _enraged_kill_check(ctx, card, kill)
+    if any(e.when == HelperPresent(helper_present=False) for e in card.effects):
+        # For a fighter with no helper only (Doppleganger): with a helper it is refused and
+        # kept, the side's strength the two Levels.
+        ctx.run(
+            "refused to a fighter with a helper",
+            {
+                "players": [_player("Hero", 4, hand=[card.name]), _player("Helper", 3)],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "steps": [{"help": "Helper"}, {"play": card.name, "by": "Hero"}],
+                "expect": {"error": True, "hand_sizes": {"Hero": 1}},
+            },
+            expect_values(fighter_strength=7),
+        )
+
+
+def _level_card_and_special_checks(ctx: CheckContext, card: LevelCard) -> None:
+    """A Go Up a Level card's own checks (`one_shots`), then its condition on what is in
+    play read by kind: a card for a player with a Hireling is refused to one with only an
+    item (the Helm) in play, and the level not given."""
+    _level_card_checks(ctx, card)
+    if not isinstance(card.requires, HasInPlay) or card.requires.has_in_play == "item":
+        return
+    if card.timing == "after_combat":
+        return  # `one_shots` stages its won fight; the condition is tried there
+    ctx.run(
+        f"refused with only an item in play, not a {card.requires.has_in_play}",
+        {
+            "players": [
+                _player("Hero", 3, hand=[card.name], in_play=["Validator Helm"]),
+                _player("Rival", 5),
+            ],
+            "steps": [{"play": card.name, "by": "Hero"}],
+            "expect": {"error": "playable only by", "levels": {"Hero": 3}},
+        },
+    )
 
 
 def _enraged_kill_check(ctx: CheckContext, card: OneShotCard, effect: KillMonster) -> None:
