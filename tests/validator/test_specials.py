@@ -63,6 +63,14 @@ SPECIAL_RULE_CASES = [
     # any card, in play.
     ("Doppleganger", "strength:holds:boolean:0b208fba", "refused to a fighter with a helper"),
     ("Kill the Hireling", "strength:holds:compare:10e0cab4", "refused with only an item"),
+    # Flask of Glue undoes an escape, the exact 5 too, once, and the roll again keeps the
+    # runner's bonus.
+    ("Flask of Glue", "runaway:_run_from:compare:ee422782", "an exact escape undone too"),
+    ("Flask of Glue", "runaway:_run_from:statement:d1d3450d", "one escape undone of two"),
+    ("Flask of Glue", "runaway:_run_from:arithmetic:ed019fca", "keeps the Run Away bonus"),
+    # One Invisibility Potion saves one failed roll; an Instant Wall works only played.
+    ("Invisibility Potion", "runaway:_run_from:statement:49e814c3", "one failed roll of two"),
+    ("Instant Wall", "runaway:_run_from:branch:e38d7827", "carried and not played"),
 ]
 
 

@@ -17,6 +17,7 @@ from validator.engine import (
     AnyOf,
     BonusesUsed,
     CancelCurse,
+    CancelEscape,
     CardBase,
     CardLibrary,
     ChangeCharacterCard,
@@ -109,6 +110,8 @@ REFERENCE_DOCUMENTS: list[dict[str, Any]] = [
 # A second monster for the cards that add, swap or remove one: weak, and its Bad Stuff
 # differs from the Ogre's so that who caught whom shows.
 _IMP = _monster("Validator Imp", 1, bad_stuff=[{"type": "lose_levels", "amount": 2}])
+WINGS = "Validator Wings"
+_WINGS = _item(WINGS, "other", bonus=0, gold=0, effects=[{"type": "runaway", "amount": 1}])
 # References only some effects need: added to the library of a card that has one, so that
 # every other card's scenarios stay small.
 ON_DEMAND: dict[type[EffectBase], list[dict[str, Any]]] = {
@@ -148,11 +151,9 @@ ON_DEMAND: dict[type[EffectBase], list[dict[str, Any]]] = {
         }
     ],
     # +1 to Run Away per copy, to bring a harsh Run Away penalty within a die's reach.
-    RunAway: [
-        _item(
-            "Validator Wings", "other", bonus=0, gold=0, effects=[{"type": "runaway", "amount": 1}]
-        )
-    ],
+    RunAway: [_WINGS],
+    # A Run Away bonus the roll made again after an undone escape must keep.
+    CancelEscape: [_WINGS],
 }
 # A one-shot of +1 for either side: played for the monster, it is no bonus of the fighter's
 # (what a condition on bonuses used must tell apart).

@@ -26,6 +26,7 @@ from validator.checks.references import (
     IMP,
     OGRE,
     RAGE,
+    WINGS,
     _leaves,
     _stand_in,
     _traits,
@@ -39,9 +40,11 @@ from validator.checks.runner import (
     expect_values,
 )
 from validator.engine import (
+    AutomaticEscape,
     AxisCondition,
     BonusesUsed,
     Bribe,
+    CancelEscape,
     CardBase,
     ChaseAway,
     Death,
@@ -96,6 +99,13 @@ def _one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
         )
     for kill in kills:
         _enraged_kill_check(ctx, card, kill)
+    for effect in card.effects:
+        if isinstance(effect, CancelEscape):
+            _glue_checks(ctx, card)
+        if isinstance(effect, AutomaticEscape) and effect.timing == "after_failed_roll":
+            _after_failed_roll_check(ctx, card)
+        if isinstance(effect, AutomaticEscape) and effect.timing == "instead_of_roll":
+            _carried_escape_check(ctx, card)
     if any(e.when == HelperPresent(helper_present=False) for e in card.effects):
         # For a fighter with no helper only (Doppleganger): with a helper it is refused and
         # kept, the side's strength the two Levels.
@@ -109,6 +119,76 @@ def _one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
             },
             expect_values(fighter_strength=7),
         )
+
+
+def _enraged_fight(card: OneShotCard, by: str, monsters: int = 1, **hero: Any) -> dict[str, Any]:
+    """A fight the Level 3 Hero loses (the Rival's Rage on the first Ogre), the card in `by`'s
+    hand, against one or two Ogres (each catch a level)."""
+    hands: dict[str, list[str]] = {"Hero": [], "Rival": [RAGE]}
+    hands[by].append(card.name)
+    return {
+        "players": [
+            _player("Hero", 3, hand=hands["Hero"], **hero),
+            _player("Rival", 1, hand=hands["Rival"]),
+        ],
+        "combat": {"fighter": "Hero", "monsters": [OGRE] * monsters},
+    }
+
+
+def _glue_checks(ctx: CheckContext, card: OneShotCard) -> None:
+    """An escape undone (Flask of Glue) is any escape, the exact 5 too; it is undone once,
+    so a second monster is fled as usual; and the roll made again keeps the runner's Run Away
+    bonus (the Wings' +1)."""
+    play = [
+        {"play": RAGE, "by": "Rival", "on": OGRE},
+        {"play": card.name, "by": "Rival", "on": "Hero"},
+        {"resolve": True},
+    ]
+    for label, monsters, hero, dice, outcome, level in (
+        ("an exact escape undone too", 1, {}, [5, 1], "caught", 2),
+        ("one escape undone of two", 2, {}, [6, 6, 6, 1], "escaped", 3),
+        ("the roll again keeps the Run Away bonus", 1, {"in_play": [WINGS]}, [6, 4], "escaped", 3),
+    ):
+        ctx.run(
+            label,
+            {**_enraged_fight(card, "Rival", monsters, **hero), "steps": play, "dice": dice},
+            expect_values(outcome=outcome, levels={"Hero": level}),
+        )
+
+
+def _after_failed_roll_check(ctx: CheckContext, card: OneShotCard) -> None:
+    """Played to get away after a failed roll (Invisibility Potion): one card saves one
+    roll, so fleeing two Ogres with two 1s the second still catches."""
+    ctx.run(
+        "one failed roll of two saved",
+        {
+            **_enraged_fight(card, "Hero", 2),
+            "steps": [
+                {"play": RAGE, "by": "Rival", "on": OGRE},
+                {"play": card.name, "by": "Hero"},
+                {"resolve": True},
+            ],
+            "dice": [1, 1],
+        },
+        expect_values(outcome="caught", levels={"Hero": 2}),
+    )
+
+
+def _carried_escape_check(ctx: CheckContext, card: OneShotCard) -> None:
+    """An escape played instead of the roll (Instant Wall) works only played: merely
+    carried, it does nothing, the 1 is caught and the card stays."""
+    document = _enraged_fight(card, "Rival", carried=[card.name])
+    document["players"][1]["hand"] = [RAGE]
+    ctx.run(
+        "carried and not played, it gives no escape",
+        {
+            **document,
+            "steps": [{"play": RAGE, "by": "Rival", "on": OGRE}, {"resolve": True}],
+            "dice": [1],
+            "expect": {"carried": {"Hero": [card.name]}},
+        },
+        expect_values(outcome="caught", levels={"Hero": 2}),
+    )
 
 
 def _level_card_and_special_checks(ctx: CheckContext, card: LevelCard) -> None:
