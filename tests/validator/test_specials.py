@@ -71,6 +71,8 @@ SPECIAL_RULE_CASES = [
     # One Invisibility Potion saves one failed roll; an Instant Wall works only played.
     ("Invisibility Potion", "runaway:_run_from:statement:49e814c3", "one failed roll of two"),
     ("Instant Wall", "runaway:_run_from:branch:e38d7827", "carried and not played"),
+    # Super Munchkin on one Class: an item forbidden to that Class may be equipped.
+    ("Super Munchkin", "strength:usable_by:compare:900fd428", "an item forbidden to it"),
 ]
 
 

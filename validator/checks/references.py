@@ -289,6 +289,14 @@ def _tagged_drop_document(tag: str) -> dict[str, Any]:
     return {**DROP_DOCUMENT, "name": tagged_drop(tag), "tags": [tag]}
 
 
+def _shunned_item(axis: str) -> str:
+    """An item forbidden to the first plain card of an axis, registered with the item facts."""
+    name = f"Validator {_title(axis)} Shunned"
+    one = _axis_card(axis, 0)[1]
+    ITEM_FACTS.setdefault(name, _item(name, "other", bonus=2, gold=0, not_usable_by={axis: one}))
+    return name
+
+
 def _axis_card(axis: str, rank: int) -> tuple[str, str]:
     """The rank-th plain card of a character axis, as a trait (axis, name)."""
     return (axis, f"validator {axis} {('one', 'two', 'three')[rank]}")
@@ -363,6 +371,9 @@ def _companions(card: CardBase) -> list[CardBase]:
             documents.append(
                 {"name": _title(trait[1]), "deck": "door", "kind": trait[0], "encoding": _FULL}
             )
+        # An item the first card may not use: with Super Munchkin or Half-Breed on that card
+        # alone, its player may equip it all the same.
+        documents.append(ITEM_FACTS[_shunned_item(axis)])
         # A monster with a bonus against the first card: whether a drawback applies shows.
         one = _axis_card(axis, 0)
         documents.append(

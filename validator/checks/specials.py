@@ -27,8 +27,11 @@ from validator.checks.references import (
     OGRE,
     RAGE,
     WINGS,
+    _axis_card,
     _leaves,
+    _shunned_item,
     _stand_in,
+    _title,
     _traits,
     tagged_drop,
 )
@@ -48,6 +51,7 @@ from validator.engine import (
     CardBase,
     ChaseAway,
     Death,
+    ExtraCharacterCard,
     ExtraLevels,
     ExtraTreasures,
     HasInPlay,
@@ -78,6 +82,29 @@ def _played_and_mate_checks(ctx: CheckContext, card: CardBase) -> None:
     _played_checks(ctx, card)
     for mate in (e for e in card.effects if isinstance(e, Mate)):
         _mate_running_checks(ctx, card, mate)
+    for extra in (e for e in card.effects if isinstance(e, ExtraCharacterCard)):
+        _forbidden_item_check(ctx, card, extra)
+
+
+def _forbidden_item_check(ctx: CheckContext, card: CardBase, effect: ExtraCharacterCard) -> None:
+    """With Super Munchkin (Half-Breed) on one Class (Race), none of its drawbacks: an item
+    forbidden to that Class may be equipped (core rules, Super Munchkin and Half-Breed)."""
+    one = _title(_axis_card(effect.axis, 0)[1])
+    shunned = _shunned_item(effect.axis)
+    ctx.run(
+        "with one card, an item forbidden to it equipped",
+        {
+            "players": [
+                _player("Hero", 3, in_play=[one], hand=[card.name, shunned]),
+                _player("Rival"),
+            ],
+            "steps": [
+                {"play": card.name, "by": "Hero"},
+                {"equip": shunned, "by": "Hero"},
+            ],
+            "expect": {"equipped": {"Hero": [shunned]}},
+        },
+    )
 
 
 def _one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
