@@ -73,6 +73,8 @@ SPECIAL_RULE_CASES = [
     ("Instant Wall", "runaway:_run_from:branch:e38d7827", "carried and not played"),
     # Super Munchkin on one Class: an item forbidden to that Class may be equipped.
     ("Super Munchkin", "strength:usable_by:compare:900fd428", "an item forbidden to it"),
+    # Only a card that says so forces help (Kneepads of Allure): another item does not.
+    ("Kneepads of Allure", "combat:offer_help:boolean:8a3774c2", "nobody is forced without"),
 ]
 
 

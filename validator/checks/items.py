@@ -303,13 +303,14 @@ def _force_help_check(
             {"players": [wearer, rival], "combat": fight, "steps": forced},
             expect_values(fighter_strength=strength + 2),
         )
+        # Another item (the Helm, +1) forces no one: only a card that says so does.
         ctx.run(
             "nobody is forced without the card",
             {
-                "players": [_player("Hero", 3), rival],
+                "players": [_player("Hero", 3, in_play=["Validator Helm"]), rival],
                 "combat": fight,
                 "steps": forced,
-                "expect": {"error": "forces", "fighter_strength": 3},
+                "expect": {"error": "forces", "fighter_strength": 4},
             },
         )
         forbidden = sorted(_traits([card.not_usable_by]) if card.not_usable_by else [])
