@@ -50,6 +50,8 @@ SPECIAL_RULE_CASES = [
     ("Mate", "runaway:runaway_modifier:boolean:b4a534e8", "a monster beside the pair"),
     # A monster met behind the door and fought leaves no room to loot.
     ("Lame Goblin", "combat_specials:start_combat:truth:f2013a22", "no looting the room"),
+    # With no Treasure card left anywhere, a kill still gives its level and draws none.
+    ("Lame Goblin", "combat:_draw_rewards:branch:06e30994", "no Treasure left to draw"),
     # The Large Angry Chicken's extra level for fire: a fire one-shot of the fighter's counts,
     # one played for the chicken does not.
     ("Large Angry Chicken", "strength:used_tags:branch:856fdf60", "with a one-shot of its tag"),

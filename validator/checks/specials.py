@@ -290,6 +290,7 @@ def _special_rule_checks(ctx: CheckContext, card: MonsterCard) -> None:
     _helper_trait_checks(ctx, card)
     _bonus_for_the_monster_checks(ctx, card)
     _no_looting_after_check(ctx, card)
+    _no_treasure_left_check(ctx, card)
     _tag_from_a_one_shot_checks(ctx, card)
 
 
@@ -628,14 +629,8 @@ def _no_looting_after_check(ctx: CheckContext, card: MonsterCard) -> None:
     Gauntlet's +30, and killed; staged for a monster of plain, unconditional strength under
     that (rules for running or for the reward do not touch a won fight), so that nothing
     but the fight happens before the loot is tried."""
-    if any(
-        not (isinstance(e, Strength) and e.when is None)
-        and not isinstance(e, RunAway | NoPursuit | ExtraLevels | ExtraTreasures)
-        for e in card.effects
-    ):
-        return
-    strength = (card.level or 0) + sum(e.amount for e in card.effects if isinstance(e, Strength))
-    if strength >= 31:
+    strength = _plain_strength(card)
+    if strength is None or strength >= 31:
         return
     ctx.run(
         "no looting the room after fighting it",
@@ -685,3 +680,46 @@ def _tag_from_a_one_shot_checks(ctx: CheckContext, card: MonsterCard) -> None:
                 outcome="won", levels={"Hero": hero + gained + (extras[0].amount if extra else 0)}
             ),
         )
+
+
+def _plain_strength(card: MonsterCard) -> int | None:
+    """The monster's strength when only unconditional bonuses and rules for running or for
+    the reward are on it (nothing else changes a won fight); None otherwise."""
+    if any(
+        not (isinstance(e, Strength) and e.when is None)
+        and not isinstance(e, RunAway | NoPursuit | ExtraLevels | ExtraTreasures)
+        for e in card.effects
+    ):
+        return None
+    return (card.level or 0) + sum(e.amount for e in card.effects if isinstance(e, Strength))
+
+
+def _no_treasure_left_check(ctx: CheckContext, card: MonsterCard) -> None:
+    """Killed when no Treasure card is left to draw, deck or discards (every one of the
+    library's, copies too, in the Rival's hand), it still gives its levels and no Treasure
+    (Super Munchkin and Munchkin Impossible rules: with a deck and its discards both empty,
+    no one draws that kind of card). A Level one above its plain strength kills it."""
+    strength = _plain_strength(card)
+    gained = (card.levels_gained or 0) + sum(
+        e.amount for e in card.effects if isinstance(e, ExtraLevels) and e.when is None
+    )
+    if strength is None or strength + 1 + gained > 10 or card.levels_gained is None:
+        return
+    if any(isinstance(e, ExtraLevels) and e.when is not None for e in card.effects):
+        return
+    treasures = [
+        other.name
+        for _, other in ctx.library.cards()
+        if other.deck == "treasure"
+        for _ in range(other.copies or 1)
+    ]
+    ctx.run(
+        "killed with no Treasure left to draw",
+        {
+            "players": [_player("Hero", strength + 1), _player("Rival", 1, hand=treasures)],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+            "steps": [{"resolve": True}],
+            "expect": {"hand_sizes": {"Hero": 0}},
+        },
+        expect_values(outcome="won", levels={"Hero": strength + 1 + gained}, treasures_drawn=0),
+    )
