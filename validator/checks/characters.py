@@ -14,7 +14,15 @@ from validator.checks.played import (
     _removal_check,
     _strength_in_play_check,
 )
-from validator.checks.references import DRIFTER, OGRE, RAGE, _relic_for, _stand_in, _token
+from validator.checks.references import (
+    DRIFTER,
+    OGRE,
+    RAGE,
+    _human_relic,
+    _relic_for,
+    _stand_in,
+    _token,
+)
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
 from validator.engine import (
     Ability,
@@ -249,6 +257,29 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 "expect": {"in_play": {"Hero": [relic]}},
             },
             expect_values(fighter_strength=3, monster_strength=5),
+        )
+    if card.kind == "race" and name.casefold() != "human":
+        # With no Race card, a character is Human (core rules, Race): an item only for
+        # Humans is refused beside the card, and equipped once the card is discarded.
+        human = _human_relic()
+        ctx.run(
+            f"Human once {name} is discarded: an item only for Humans equipped",
+            {
+                "players": [_player("Hero", 3, in_play=[name], hand=[human]), _player("Rival")],
+                "steps": [
+                    {"discard_card": name, "by": "Hero"},
+                    {"equip": human, "by": "Hero"},
+                ],
+                "expect": {"equipped": {"Hero": [human]}},
+            },
+        )
+        ctx.run(
+            f"an item only for Humans refused beside {name}",
+            {
+                "players": [_player("Hero", 3, in_play=[name], hand=[human]), _player("Rival")],
+                "steps": [{"equip": human, "by": "Hero"}],
+                "expect": {"error": True, "in_play": {"Hero": [name]}},
+            },
         )
     ctx.run(
         "an item refused as a discarded character card",

@@ -297,6 +297,14 @@ def _shunned_item(axis: str) -> str:
     return name
 
 
+def _human_relic() -> str:
+    """An item only a Human may use: a character with no Race card is Human (core rules,
+    Race), so it becomes usable once the Race card is gone."""
+    name = "Validator Human Relic"
+    ITEM_FACTS.setdefault(name, _item(name, "other", bonus=3, gold=0, usable_by={"race": "human"}))
+    return name
+
+
 def _axis_card(axis: str, rank: int) -> tuple[str, str]:
     """The rank-th plain card of a character axis, as a trait (axis, name)."""
     return (axis, f"validator {axis} {('one', 'two', 'three')[rank]}")
@@ -354,6 +362,8 @@ def _companions(card: CardBase) -> list[CardBase]:
     relic = _relic_for(card)
     if relic is not None:
         documents.append(ITEM_FACTS[relic])
+    if card.kind_name == "race":
+        documents.append(ITEM_FACTS[_human_relic()])
     axes: set[str] = set()
     for effect in card.all_effects():
         documents += ON_DEMAND.get(type(effect), [])
