@@ -174,3 +174,28 @@ def test_a_broken_human_default_fails_the_race_card(core_set: SetDocument, mutan
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any("Human once Elf is discarded" in m for m in report.messages), report.messages
+
+
+# The Exotic's Power Switch (Super Munchkin): a monster card from the hand, in a fight, and its
+# Level fought with in place of the user's.
+POWER_SWITCH_CASES = [
+    "abilities:use_ability:branch:eba5ceed",
+    "abilities:use_ability:boolean:23b1b2d8",
+    "abilities:use_ability:number:59438508",
+    "abilities:use_ability:compare:680e1085",
+    "abilities:use_ability:number:c569c57e",
+]
+
+
+@pytest.mark.parametrize("mutant_id", POWER_SWITCH_CASES)
+def test_a_broken_power_switch_fails_the_exotic(mutant_id: str) -> None:
+    card = next(c for c in _set("munchkin-super").cards if c.name == "Exotic")
+    assert check_card(card, "munchkin-super").status != "fail"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-super")
+    assert report.status == "fail"
+    assert any("the Level of a monster from the hand" in m for m in report.messages)
+
+
+def _set(code: str) -> SetDocument:
+    return load_set_file(FIXTURE_SETS / f"{code}.yaml")

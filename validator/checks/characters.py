@@ -18,6 +18,7 @@ from validator.checks.references import (
     DRIFTER,
     OGRE,
     RAGE,
+    TITAN,
     _human_relic,
     _relic_for,
     _stand_in,
@@ -36,7 +37,7 @@ from validator.engine import (
     Strength,
     WinsTies,
 )
-from validator.engine.cards import EquippedWithTag
+from validator.engine.cards import EquippedWithTag, UseMonsterLevel
 
 
 def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
@@ -333,6 +334,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             expect_values(fighter_strength=3),
         )
     for ability in card.abilities:
+        if any(isinstance(e, UseMonsterLevel) for e in ability.effects):
+            _monster_level_checks(ctx, card, ability)
         strength = [e for e in ability.effects if isinstance(e, Strength)]
         run = [e for e in ability.effects if isinstance(e, RunAway)]
         discards = ability.cost.discard_up_to or ability.cost.discard if ability.cost else 0
@@ -943,4 +946,36 @@ def _strength_per_tagged_item_check(
             },
             expect_values(fighter_strength=2 + 1 + effect.amount * count, monster_strength=5),
             covers=[Strength],
+        )
+
+
+def _monster_level_checks(ctx: CheckContext, card: CharacterCard, ability: Ability) -> None:
+    """An ability paid with a monster card from the hand whose Level the user then fights
+    with in place of their own (the Exotic's Power Switch, its card's facts): the Level 12
+    Titan makes a Level 3 Hero 12 strong against the Ogre; paid with a card that is no
+    monster, or outside a fight, it is refused and nothing is paid."""
+    step = {"use": card.name, "ability": ability.slug, "by": "Hero"}
+    fight = {"combat": {"fighter": "Hero", "monsters": [OGRE]}}
+    ctx.run(
+        f"{ability.name}: the Level of a monster from the hand",
+        {
+            "players": [_player("Hero", 3, in_play=[card.name], hand=[TITAN]), _player("Rival")],
+            **fight,
+            "steps": [{**step, "discard": [TITAN]}],
+        },
+        expect_values(fighter_strength=12, hand_sizes={"Hero": 0}),
+        covers=[UseMonsterLevel],
+    )
+    for label, hand, where in (
+        ("refused paid with a card that is no monster", ["Validator Trinket"], fight),
+        ("refused outside a fight", [TITAN], {}),
+    ):
+        ctx.run(
+            f"{ability.name} {label}",
+            {
+                "players": [_player("Hero", 3, in_play=[card.name], hand=hand), _player("Rival")],
+                **where,
+                "steps": [{**step, "discard": hand}],
+                "expect": {"error": True, "hand_sizes": {"Hero": 1}},
+            },
         )

@@ -39,7 +39,7 @@ from validator.engine import (
     UsedTag,
     parse_card,
 )
-from validator.engine.cards import EquippedWithTag
+from validator.engine.cards import EquippedWithTag, UseMonsterLevel
 
 _FULL = {"status": "full"}
 
@@ -111,6 +111,7 @@ REFERENCE_DOCUMENTS: list[dict[str, Any]] = [
 # differs from the Ogre's so that who caught whom shows.
 _IMP = _monster("Validator Imp", 1, bad_stuff=[{"type": "lose_levels", "amount": 2}])
 WINGS = "Validator Wings"
+TITAN = "Validator Titan"
 _WINGS = _item(WINGS, "other", bonus=0, gold=0, effects=[{"type": "runaway", "amount": 1}])
 # References only some effects need: added to the library of a card that has one, so that
 # every other card's scenarios stay small.
@@ -154,6 +155,8 @@ ON_DEMAND: dict[type[EffectBase], list[dict[str, Any]]] = {
     RunAway: [_WINGS],
     # A Run Away bonus the roll made again after an undone escape must keep.
     CancelEscape: [_WINGS],
+    # A monster card for the hand, whose Level a character may fight with instead of theirs.
+    UseMonsterLevel: [_monster(TITAN, 12)],
 }
 # A one-shot of +1 for either side: played for the monster, it is no bonus of the fighter's
 # (what a condition on bonuses used must tell apart).
