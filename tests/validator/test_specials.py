@@ -92,6 +92,33 @@ def test_a_broken_special_rule_fails_the_monster(
     assert any(check in message for message in report.messages), report.messages
 
 
+# Running from a Munchkin Booty monster (the Clam) with Ships: a Ship's Run Away modifier
+# replaces the Footgear's; a slow Ship is left behind before the roll, another is kept.
+SHIP_CASES = [
+    ("runaway:runaway_modifier:branch:dd0f6a47", "replaces the Footgear's"),
+    ("runaway:runaway_modifier:boolean:e697e749", "replaces the Footgear's"),
+    ("runaway:runaway_modifier:compare:a575af32", "replaces the Footgear's"),
+    ("runaway:runaway_modifier:statement:903d08a8", "replaces the Footgear's"),
+    ("runaway:_run_from:boolean:c9d8f2a1", "replaces the Footgear's"),
+    ("runaway:_run_from:compare:6d7c1e7d", "a slow Ship left behind"),
+    ("runaway:_run_from:branch:3048ce19", "a slow Ship left behind"),
+    ("runaway:_run_from:statement:0348f894", "a slow Ship left behind"),
+    ("runaway:_run_from:compare:9a4a2bf3", "does not slow running kept"),
+    ("runaway:_run_from:number:5bdaae5e", "does not slow running kept"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), SHIP_CASES)
+def test_a_broken_ship_rule_fails_a_booty_monster(mutant_id: str, check: str) -> None:
+    booty = load_set_file(FIXTURE_SETS / "munchkin-booty.yaml")
+    card = next(c for c in booty.cards if c.name == "Clam")
+    assert check_card(card, "munchkin-booty").status != "fail"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-booty")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages
+
+
 # The Piano Tuna (Munchkin Booty) is +10 only while the Privatears are in the fight.
 COMPANION_CASES = [
     ("strength:holds:builtin:5b398afe", "its bonus beside Privatears"),

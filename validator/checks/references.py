@@ -399,6 +399,39 @@ def _companions(card: CardBase) -> list[CardBase]:
     return [_parsed(d) for d in documents]
 
 
+def _ship(name: str, bonus: int, gold: int, runaway: int | None) -> dict[str, Any]:
+    effects = [] if runaway is None else [{"type": "runaway", "amount": runaway}]
+    return {
+        "name": name,
+        "deck": "door",
+        "kind": "ship",
+        "slot": "ship",
+        "big": True,
+        "bonus": bonus,
+        "gold": gold,
+        "effects": effects,
+        "encoding": _FULL,
+    }
+
+
+# Ships for the monsters of the set that has them (Munchkin Booty): one that helps running
+# (+1), one that slows it (-2), one that does neither; and Footgear of +2 to Run Away, the
+# kind of bonus a Ship's replaces.
+SLOOP, GALLEON, RAFT, SEA_BOOTS = (
+    "Validator Sloop",
+    "Validator Galleon",
+    "Validator Raft",
+    "Validator Sea Boots",
+)
+SHIP_DOCUMENTS = [
+    _ship(SLOOP, 2, 400, 1),
+    _ship(GALLEON, 4, 800, -2),
+    _ship(RAFT, 1, 200, None),
+    _item(SEA_BOOTS, "footgear", bonus=0, gold=400, effects=[{"type": "runaway", "amount": 2}]),
+]
+SHIP_SETS = ("munchkin-booty",)
+
+
 def _library_for(card: CardBase, set_code: str) -> CardLibrary:
     library = CardLibrary()
     library.add(set_code, card)
@@ -411,6 +444,8 @@ def _library_for(card: CardBase, set_code: str) -> CardLibrary:
         if extra.name.casefold() not in names:
             library.add("validator", extra)
     companions = [_trait_card(axis, name) for axis, name in _traits(card.all_conditions())]
+    if set_code in SHIP_SETS and card.kind_name == "monster":
+        companions += [_parsed(d) for d in SHIP_DOCUMENTS]
     for companion in companions + _companions(card):
         if companion.name.casefold() not in names:
             library.add("validator", companion)

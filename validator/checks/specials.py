@@ -23,9 +23,14 @@ from validator.checks.played import _played_checks
 from validator.checks.references import (
     DROP,
     EQUIPMENT,
+    GALLEON,
     IMP,
     OGRE,
+    RAFT,
     RAGE,
+    SEA_BOOTS,
+    SHIP_SETS,
+    SLOOP,
     WINGS,
     _axis_card,
     _leaves,
@@ -292,6 +297,7 @@ def _special_rule_checks(ctx: CheckContext, card: MonsterCard) -> None:
     _no_looting_after_check(ctx, card)
     _no_treasure_left_check(ctx, card)
     _tag_from_a_one_shot_checks(ctx, card)
+    _ship_running_checks(ctx, card)
 
 
 def _no_walking_past(ctx: CheckContext, card: MonsterCard) -> None:
@@ -722,4 +728,54 @@ def _no_treasure_left_check(ctx: CheckContext, card: MonsterCard) -> None:
             "expect": {"hand_sizes": {"Hero": 0}},
         },
         expect_values(outcome="won", levels={"Hero": strength + 1 + gained}, treasures_drawn=0),
+    )
+
+
+def _ship_running_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """Running from a monster of the set that has Ships (Munchkin Booty rules, Ships): a
+    Ship's Run Away modifier replaces the one from Footgear and other possessions (the +1
+    Sloop beside the +2 Sea Boots: +1 only); a Ship that slows running (the -2 Galleon) may be
+    left behind before the roll, and is, so the roll needs no more than without it; a Ship
+    that does not slow it (the Raft) is kept. The Rage makes the fight lost; staged for a
+    monster that must be fled by a roll, at a Level above its pursuit limit."""
+    if ctx.set_code not in SHIP_SETS:
+        return
+    if any(not isinstance(e, Strength | RunAway | NoPursuit) for e in card.effects):
+        return
+    if any(isinstance(e, RunAway) and e.when is not None for e in card.effects):
+        return
+    if any(isinstance(e, NoPursuit) and e.unless is not None for e in card.effects):
+        return
+    if any(isinstance(b, Death) for b in card.bad_stuff):
+        return  # a catch would be a death, told apart by `_death_checks`
+    modifier = sum(e.amount for e in card.effects if isinstance(e, RunAway))
+    level = 1 + max([2] + [e.max_level for e in card.effects if isinstance(e, NoPursuit)])
+    escape = 5 - modifier  # the die that escapes with no bonus of the runner's
+    if level > 9 or not 4 <= escape <= 6:
+        return
+    rage = [{"play": RAGE, "by": "Rival", "on": card.name}, {"resolve": True}]
+
+    def fled(in_play: list[str], die: int) -> dict[str, Any]:
+        return {
+            "players": [_player("Hero", level, in_play=in_play), _player("Rival", 1, hand=[RAGE])],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+            "steps": rage,
+            "dice": [die],
+        }
+
+    # The Sloop's +1 alone: a die 2 below the escape fails (with the Boots' +2 it would not).
+    ctx.run(
+        "a Ship's Run Away bonus replaces the Footgear's",
+        fled([SLOOP, SEA_BOOTS], escape - 2),
+        expect_values(outcome="caught"),
+    )
+    ctx.run(
+        "a slow Ship left behind before the roll",
+        {**fled([GALLEON], escape), "expect": {"not_in_play": {"Hero": [GALLEON]}}},
+        expect_values(outcome="escaped", levels={"Hero": level}),
+    )
+    ctx.run(
+        "a Ship that does not slow running kept",
+        {**fled([RAFT], escape), "expect": {"in_play": {"Hero": [RAFT]}}},
+        expect_values(outcome="escaped", levels={"Hero": level}),
     )
