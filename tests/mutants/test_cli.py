@@ -64,3 +64,22 @@ def test_kill_rates_count_every_mutant_and_a_hang_for_the_run_that_hung() -> Non
     # 8 mutants: the validator caught 2 kills + 1 hang; with scenarios 1 kill + 1 hang more.
     assert figures.validator_rate == 3 / 8
     assert figures.rate == 5 / 8
+
+
+def test_observable_rates_leave_out_only_explained_survivors() -> None:
+    mutant = mutants_of_module("runaway")[0]
+    figures = Figures()
+    for status, phase, explained in [
+        ("killed", "validator", False),
+        ("killed by scenarios", "scenarios", False),
+        ("survived", "", True),
+        ("survived", "", False),
+        # An explanation of a mutant that was killed after all leaves nothing out.
+        ("killed", "validator", True),
+    ]:
+        figures.add(Outcome(mutant, status, phase=phase), explained=explained)
+    # 5 mutants, one explained survivor: 4 observable, 2 caught by the validator, 3 in all.
+    assert (figures.mutants, figures.observable) == (5, 4)
+    assert figures.validator_rate == 2 / 5 and figures.rate == 3 / 5
+    assert figures.observable_validator_rate == 2 / 4
+    assert figures.observable_rate == 3 / 4

@@ -2,8 +2,12 @@
 cards whose checks reach its lines, and the committed explanation of why it lives on.
 
 Kill rates count every mutant in the denominator, survivors explained or not: an explanation
-says why a survivor is acceptable, it does not turn it into a kill. A mutant that hangs counts
-as caught by the run that hung (a run that never ends fails CI as surely as a failed card).
+says why a survivor is acceptable, it does not turn it into a kill; the budgets are judged on
+these. Beside them the report gives the rates over the observable mutants (every mutant but
+the explained survivors: what a card or a rule of the five sets could show), the figure the
+literature calls the mutation score when the left-out ones are equivalent. A mutant that hangs
+counts as caught by the run that hung (a run that never ends fails CI as surely as a failed
+card).
 """
 
 from __future__ import annotations
@@ -66,9 +70,11 @@ class Figures:
     errors: int = 0
     caught_by_validator: int = 0
     caught: int = 0
+    explained: int = 0  # survivors the survivors file explains
 
-    def add(self, outcome: Outcome) -> None:
+    def add(self, outcome: Outcome, *, explained: bool = False) -> None:
         self.mutants += 1
+        self.explained += outcome.status == "survived" and explained
         self.killed += outcome.status == "killed"
         self.killed_by_scenarios += outcome.status == "killed by scenarios"
         self.survived += outcome.status == "survived"
@@ -85,6 +91,18 @@ class Figures:
     def rate(self) -> float:
         return self.caught / self.mutants if self.mutants else 1.0
 
+    @property
+    def observable(self) -> int:
+        return self.mutants - self.explained
+
+    @property
+    def observable_validator_rate(self) -> float:
+        return self.caught_by_validator / self.observable if self.observable else 1.0
+
+    @property
+    def observable_rate(self) -> float:
+        return self.caught / self.observable if self.observable else 1.0
+
     def as_json(self) -> dict[str, Any]:
         return {
             "mutants": self.mutants,
@@ -95,6 +113,9 @@ class Figures:
             "errors": self.errors,
             "kill_rate_validator": round(self.validator_rate, 4),
             "kill_rate_with_scenarios": round(self.rate, 4),
+            "explained_survivors": self.explained,
+            "observable_kill_rate_validator": round(self.observable_validator_rate, 4),
+            "observable_kill_rate_with_scenarios": round(self.observable_rate, 4),
         }
 
 
@@ -110,8 +131,11 @@ class Report:
         total = Figures()
         per_module: dict[str, Figures] = {}
         for outcome in self.outcomes:
-            total.add(outcome)
-            per_module.setdefault(outcome.mutant.module, Figures()).add(outcome)
+            explained = outcome.mutant.id in self.explanations
+            total.add(outcome, explained=explained)
+            per_module.setdefault(outcome.mutant.module, Figures()).add(
+                outcome, explained=explained
+            )
         return total, dict(sorted(per_module.items()))
 
     def survivors(self) -> list[Outcome]:
@@ -193,6 +217,11 @@ class Report:
             f"{VALIDATOR_BUDGET:.0%}); validator and scenario files: {total.rate:.1%} (budget "
             f"{WITH_SCENARIOS_BUDGET:.0%})"
             + (" [a sample: budgets apply to the full run]" if self.sampled else "")
+        )
+        lines.append(
+            f"Over the {total.observable} observable mutants ({total.explained} explained "
+            f"survivors left out): validator alone {total.observable_validator_rate:.1%}, "
+            f"validator and scenario files {total.observable_rate:.1%}"
         )
         lines.append(
             f"{total.mutants} mutants in {self.seconds:.0f} s on {self.workers} worker(s); "
