@@ -105,6 +105,7 @@ ABILITY_CASES = [
     ("Warrior", "strength:side_is_winning:boolean:93a63c50", "one short of the monster is lost"),
     # Only one player may help.
     ("Elf", "combat:offer_help:branch:a6539b17", "a second helper refused"),
+    ("Elf", "state:require_combat:branch:d2f98965", "helping with no fight refused"),
     # An item only a Cleric may use counts nothing once the Cleric card is discarded.
     ("Cleric", "strength:side_member_strength:branch:6b4f5eba", "once Cleric is discarded"),
 ]

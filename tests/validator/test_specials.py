@@ -5,6 +5,7 @@ check that reads it."""
 import pytest
 
 from tests.conftest import FIXTURE_SETS
+from tests.validator.test_characters import planted_method
 from tests.validator.test_played import planted
 from validator.checks import check_card
 from validator.engine import SetDocument, load_set_file
@@ -101,6 +102,7 @@ SHIP_CASES = [
     ("runaway:runaway_modifier:statement:903d08a8", "replaces the Footgear's"),
     ("runaway:_run_from:boolean:c9d8f2a1", "replaces the Footgear's"),
     ("runaway:_run_from:compare:6d7c1e7d", "a slow Ship left behind"),
+    ("choices:DefaultChooser.abandon_ship:truth:b40c66f0", "a slow Ship left behind"),
     ("runaway:_run_from:branch:3048ce19", "a slow Ship left behind"),
     ("runaway:_run_from:statement:0348f894", "a slow Ship left behind"),
     ("runaway:_run_from:compare:9a4a2bf3", "does not slow running kept"),
@@ -113,7 +115,7 @@ def test_a_broken_ship_rule_fails_a_booty_monster(mutant_id: str, check: str) ->
     booty = load_set_file(FIXTURE_SETS / "munchkin-booty.yaml")
     card = next(c for c in booty.cards if c.name == "Clam")
     assert check_card(card, "munchkin-booty").status != "fail"
-    with planted(mutant_id):
+    with planted_method(mutant_id):  # the default chooser's method too
         report = check_card(card, "munchkin-booty")
     assert report.status == "fail"
     assert any(check in message for message in report.messages), report.messages

@@ -200,6 +200,15 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 },
                 expect_values(levels={"Helper": 4, "Hero": 5}),
             )
+            # Help is given in a fight: with none going on, the offer is refused.
+            ctx.run(
+                "helping with no fight refused",
+                {
+                    "players": [_player("Hero", 3), _player("Helper", 2, in_play=[name])],
+                    "steps": [{"help": "Helper"}],
+                    "expect": {"error": True, "levels": {"Helper": 2}},
+                },
+            )
             # Only one player may help (core rules, combat): a second offer is refused, and
             # its Level is not added to the side (3 + 30 + 2).
             ctx.run(
