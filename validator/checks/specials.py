@@ -1,15 +1,17 @@
-"""Who may use a monster's special rules, and on which monster: checks beside `monsters`.
+"""Rules a card meets beside other cards and players: checks run after a kind's own checks
+(`monsters`, `one_shots`, `played`), each predicted from the card's facts and the rulebooks.
 
-`monsters` tries each special rule (walking past, bribing, chasing away) by the fighter against
-the monster alone. The rules also say who may do it and what it reaches, and these checks try
-that side: only the fighter walks past or bribes (the core rules give the fight to the one who
-kicked the door open; a helper only adds strength), someone outside the fight chases nothing
-away, an item in the hand pays a bribe as well as one on the table (the card asks for an item,
-wherever it is), a monster beside another is named and only it leaves, and a monster without
-such a rule is fought (core rules: a monster met must be fought or fled from). Also what a
-monster does beside another: its rule on your Level holds for the whole fight, its bonus for
-a named companion needs that companion there, its death stops the running; and the Treasure
-cards traded in when it refuses a fight.
+Monsters: who may use a special rule (only the fighter walks past or bribes, with an item from
+the hand as well as the table; no one outside the fight chases it away), which monster a named
+rule reaches beside the Ogre, and that a monster without such a rule is fought; a rule on the
+Level that holds for the whole fight; a bonus for a named companion; death stopping the
+running; Treasure cards traded in when it refuses a fight; an extra Treasure for the helper's
+trait; extra levels despite a one-shot played for it; a tag used by way of a one-shot; no
+looting after the fight; a kill with no Treasure left; running with Ships (Munchkin Booty).
+One-shots: a bonus for one monster of two, a kill taking the enhancer along, the condition of
+no helper, escapes undone or saved once, an escape only when played. Go Up a Level: a
+condition on what is in play read by kind. Other cards: running from a Mate's pair; Super
+Munchkin's leave to use a forbidden item.
 """
 
 from __future__ import annotations
