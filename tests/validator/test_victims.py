@@ -44,6 +44,107 @@ CASES = [
     # ... and a curse cast on the dead finds nothing more to take (the Level is kept).
     ("Curse! Lose Your Class", "badstuff:apply_outcomes:branch:67c49fb7", "victim killed"),
     ("Curse! Lose Your Class", "badstuff:apply_outcomes:negation:a1ea7216", "victim killed"),
+    # Big items: who loses what let them carry a second one gives the extra to the
+    # lowest-Level living player able to carry it, or discards it.
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:truth:0db02611",
+        "the extra Big item goes to the lowest Level",
+    ),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:compare:c61400db",
+        "the extra Big item goes to the lowest Level",
+    ),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:compare:4b573e20",
+        "the extra Big item goes to the lowest Level",
+    ),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:compare:41efd80e",
+        "the extra Big item goes to the lowest Level",
+    ),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:negation:294ad812",
+        "the extra Big item goes to the lowest Level",
+    ),
+    ("Curse! Lose Your Race", "badstuff:enforce_big_limit:number:589162a8", "goes to a porter"),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:boolean:584a8667",
+        "the extra Big item goes to the lowest Level",
+    ),
+    ("Curse! Lose Your Race", "badstuff:enforce_big_limit:compare:95016a9f", "carries 2 Big items"),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:branch:74d1f88e",
+        "the extra Big item goes to the lowest Level",
+    ),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:compare:ab5af111",
+        "the extra Big item goes to the lowest Level",
+    ),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:arithmetic:8ba6d476",
+        "carries 2 Big items",
+    ),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:number:cffb522f",
+        "the extra Big item goes to the lowest Level",
+    ),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:enforce_big_limit:statement:aade1dd4",
+        "the extra Big item goes to the lowest Level",
+    ),
+    ("Curse! Lose Your Race", "badstuff:enforce_big_limit:statement:dccc2d29", "no one can carry"),
+    (
+        "Curse! Lose Your Race",
+        "badstuff:discard_character:statement:cce399ac",
+        "the extra Big item",
+    ),
+    # A second card of an axis (Super Munchkin) goes with the last card of that axis only.
+    (
+        "Curse! Lose Your Class",
+        "badstuff:discard_character:branch:43583bb4",
+        "a second class card goes",
+    ),
+    (
+        "Curse! Lose Your Class",
+        "badstuff:discard_character:negation:0f32d5b9",
+        "a second class card goes",
+    ),
+    (
+        "Curse! Lose Your Class",
+        "badstuff:discard_character:branch:7a447721",
+        "a second class card goes",
+    ),
+    (
+        "Curse! Lose Your Class",
+        "badstuff:discard_character:boolean:4b508be1",
+        "a second class card goes",
+    ),
+    (
+        "Curse! Lose Your Class",
+        "badstuff:discard_character:compare:033326e4",
+        "a second class card goes",
+    ),
+    (
+        "Curse! Lose Your Class",
+        "badstuff:discard_character:statement:c0352732",
+        "a second class card goes",
+    ),
+    (
+        "Curse! Lose Your Class",
+        "badstuff:discard_character:statement:75c27556",
+        "a second class card goes",
+    ),
 ]
 
 

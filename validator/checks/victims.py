@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from validator.checks.oracle import Seat, Victim, _matches
-from validator.checks.references import EQUIPMENT, _axis_card, _title, _traits
+from validator.checks.references import EQUIPMENT, ITEM_FACTS, _axis_card, _title, _traits
 from validator.checks.runner import (
     CheckContext,
     _conditions,
@@ -229,6 +229,8 @@ def _table_runs(
         )
     _named_character_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _cheated_item_run(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _big_limit_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _hostless_extra_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
         one, two, three = (_axis_card(axis, rank) for rank in range(3))
         decoy = _axis_card("race" if axis != "race" else "class", 0)
@@ -341,3 +343,190 @@ def _cheated_item_run(
         {**document, "cards": [CHEAT_CARD]},
         _table_matches(victim, predictor(victim, 3), caught),
     )
+
+
+# Two plain Big items (the Ram is worth more): a victim carrying both needs something that lets
+# them carry an extra Big item.
+BIG_PAIR = ["Validator Ram", "Validator Cart"]
+
+
+def _porter(axis: str) -> tuple[str, str]:
+    """A character card (like the Dwarf) that lets its player carry one extra Big item."""
+    return (axis, f"validator {axis} porter")
+
+
+def _porter_card(axis: str) -> dict[str, Any]:
+    return {
+        "name": _title(_porter(axis)[1]),
+        "deck": "door",
+        "kind": axis,
+        "effects": [{"type": "extra_big_items", "count": 1}],
+        "encoding": {"status": "full"},
+    }
+
+
+def _is_big(item: str) -> bool:
+    return bool(ITEM_FACTS.get(item, {}).get("big"))
+
+
+def _big_allowance(seat: Seat) -> int:
+    # One Big item for everyone, one more for a porter (the rulebook's Dwarf).
+    return 1 + sum(1 for trait in seat.traits if trait[1].endswith(" porter"))
+
+
+def _shed_big_items(state: Victim, porter: tuple[str, str]) -> list[Victim]:
+    """The rulebook's Big items rule: who loses what let them carry more than one Big item
+    keeps one of their choice and gives the rest to the lowest-Level players able to carry
+    them; what no one can carry is discarded. The dead receive nothing."""
+    bigs = [item for item in state.items if _is_big(item)]
+    if state.dead or porter in state.traits or len(bigs) <= 1:
+        return [state]
+    out = []
+    for kept in sorted(set(bigs)):
+        after = state.copy()
+        excess = list(bigs)
+        excess.remove(kept)
+        for item in excess:
+            after.items.remove(item)
+            takers = sorted((s for s in after.others if not s.dead), key=lambda s: s.level)
+            for taker in takers:
+                if sum(1 for i in taker.items if _is_big(i)) < _big_allowance(taker):
+                    taker.items.append(item)
+                    break
+        out.append(after)
+    return out
+
+
+def _big_limit_runs(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """A victim whose only card of the axis lost lets them carry a second Big item, and who
+    carries two: the extra one goes to the lowest-Level living player able to carry it, or
+    to the discards when no one can."""
+    axes = sorted({e.axis for e in walked if isinstance(e, LoseCharacterCard) and e.name is None})
+    for axis in axes:
+        porter = _porter(axis)
+        porter_name = _title(porter[1])
+
+        def shed(victim: Victim, die: int, porter: tuple[str, str] = porter) -> list[Victim]:
+            found: dict[tuple[Any, ...], Victim] = {}
+            for state in predictor(victim, die):
+                for after in _shed_big_items(state, porter):
+                    found.setdefault(after.key(), after)
+            return list(found.values())
+
+        hero = _player("Hero", level, in_play=[porter_name, *BIG_PAIR], hand=[DOOM])
+        # Dead (Level 1) was killed just before; Low (Level 2) already carries a Big item;
+        # Mid (Level 3) carries only a Small one and takes it; High (Level 4) is not reached.
+        seats = [
+            Seat("Dead", 1, dead=True),
+            Seat("Low", 2, ["Validator Ram"]),
+            Seat("Mid", 3, ["Validator Sword"]),
+            Seat("High", 4),
+        ]
+        victim = Victim(level, list(BIG_PAIR), 0, {porter}, others=seats)
+        document = deliver(
+            [hero, *(_player(s.name, s.level, in_play=s.items) for s in seats)],
+            [{"play": DOOM, "by": "Hero", "on": "Dead"}],
+            3,
+        )
+        ctx.run(
+            f"without the {axis} that carried it, the extra Big item goes to the lowest Level "
+            "able to carry it",
+            {**document, "cards": [DOOM_CARD, _porter_card(axis)]},
+            _table_matches(victim, shed(victim, 3), caught),
+        )
+        # A Rival who is a porter too and carries one Big item can carry a second.
+        rival = Seat("Rival", 2, ["Validator Ram"], traits={porter})
+        victim = Victim(level, list(BIG_PAIR), 0, {porter}, others=[rival])
+        document = deliver(
+            [
+                _player("Hero", level, in_play=[porter_name, *BIG_PAIR]),
+                _player("Rival", 2, in_play=[porter_name, *rival.items]),
+            ],
+            [],
+            3,
+        )
+        ctx.run(
+            f"without the {axis} that carried it, the extra Big item goes to a porter",
+            {**document, "cards": [_porter_card(axis)]},
+            _table_matches(victim, shed(victim, 3), caught),
+        )
+        # No one can carry it: it is discarded.
+        rival = Seat("Rival", 2, ["Validator Cart"])
+        victim = Victim(level, list(BIG_PAIR), 0, {porter}, others=[rival])
+        document = deliver(
+            [
+                _player("Hero", level, in_play=[porter_name, *BIG_PAIR]),
+                _player("Rival", 2, in_play=rival.items),
+            ],
+            [],
+            3,
+        )
+        ctx.run(
+            f"without the {axis} that carried it, an extra Big item no one can carry is discarded",
+            {**document, "cards": [_porter_card(axis)]},
+            _table_matches(victim, shed(victim, 3), caught),
+        )
+
+
+def _extra_card(axis: str) -> tuple[str, str]:
+    """A Super Munchkin-like card (a second card of the axis), as a pseudo-trait the table
+    check sees in play: it needs a card of its axis to stay."""
+    return (f"{axis} extra", f"validator second {axis}")
+
+
+def _drop_hostless(state: Victim, axes: Sequence[str]) -> Victim:
+    """The rulebook's Super Munchkin and Half-Breed go when the last card of their axis goes."""
+    after = state.copy()
+    for axis in axes:
+        if not any(trait[0] == axis for trait in after.traits):
+            after.traits.discard(_extra_card(axis))
+    return after
+
+
+def _hostless_extra_runs(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """A victim with one card of the axis lost and a second-card card on it, and a card and a
+    second-card card on another axis: the first second-card card goes with its host, the
+    other stays."""
+    axes = sorted({e.axis for e in walked if isinstance(e, LoseCharacterCard) and e.name is None})
+    for axis in axes:
+        other = "race" if axis != "race" else "class"
+        host, other_host = _axis_card(axis, 0), _axis_card(other, 0)
+        traits = {host, other_host, _extra_card(axis), _extra_card(other)}
+        victim = Victim(level, [], 0, traits)
+        inline: list[dict[str, Any]] = [
+            {"name": _title(host[1]), "deck": "door", "kind": axis},
+            {"name": _title(other_host[1]), "deck": "door", "kind": other},
+            *(
+                {
+                    "name": _title(_extra_card(a)[1]),
+                    "deck": "door",
+                    "kind": "other_door",
+                    "effects": [{"type": "extra_character_card", "axis": a}],
+                }
+                for a in (axis, other)
+            ),
+        ]
+        hero = _player("Hero", level, in_play=_trait_names(sorted(traits)))
+        document = deliver([hero, _player("Rival")], [], 3)
+        states = [_drop_hostless(s, (axis, other)) for s in predictor(victim, 3)]
+        ctx.run(
+            f"a second {axis} card goes with the last {axis}, a second {other} card stays",
+            {**document, "cards": [{**c, "encoding": {"status": "full"}} for c in inline]},
+            _table_matches(victim, states, caught),
+        )
