@@ -97,3 +97,44 @@ def test_a_broken_trading_rule_fails_the_item(
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any(check in message for message in report.messages), report.messages
+
+
+# (mutant, the sale check that must see it): selling, as every set's rules state it, tried with
+# the Chainsaw (600 Gold, short of 1,000 alone, so a price doubled by mistake would show).
+SALE_CASES = [
+    # Only on one's own turn, and not in one's own fight.
+    ("turn:sell:branch:2b0567a5", "not sold on another's turn"),
+    ("turn:sell:compare:7a1a8e5f", "sold from the hand for a level"),
+    ("turn:sell:branch:c458a091", "not sold during its seller's fight"),
+    ("turn:sell:compare:114e9789", "sold from the hand for a level"),
+    # Items in the hand and on the table alike; only items, a monster card stops the sale.
+    ("turn:sell:compare:cd9d25db", "sold from the table"),
+    ("turn:sell:boolean:cc9c10bb", "sold from the hand for a level"),
+    ("turn:sell:branch:2e6bca4a", "along with a monster card"),
+    ("turn:sell:negation:b0c589ef", "sold from the hand for a level"),
+    # A level per full 1,000 Gold, no change: a plain seller's price is never doubled.
+    ("turn:sell:boolean:836cb9c7", "alone for less than 1,000 Gold"),
+    ("turn:sell:builtin:ac5a0572", "alone for less than 1,000 Gold"),
+    ("turn:sell:branch:2a432cb8", "alone for less than 1,000 Gold"),
+    ("turn:sell:number:ef954375", "sold from the hand for a level"),
+    ("turn:sell:compare:1bc7f4ad", "sold from the hand for a level"),
+    ("turn:sell:statement:cceb0922", "sold from the hand for a level"),
+    ("turn:sell:statement:3ff1eb16", "sold from the hand for a level"),
+    # Never the level that wins.
+    ("turn:sell:branch:71579939", "not sold for the winning level"),
+    ("turn:sell:compare:a6dc642c", "not sold for the winning level"),
+    ("turn:sell:arithmetic:41942001", "not sold for the winning level"),
+    ("turn:sell:arithmetic:975a1999", "sold from the hand for a level"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), SALE_CASES)
+def test_a_broken_selling_rule_fails_the_item(
+    core_set: SetDocument, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == "Chainsaw of Bloody Dismemberment")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages

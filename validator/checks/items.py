@@ -198,6 +198,7 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
             covers=["big"],
         )
     _trade_checks(ctx, card, allowed, sex)
+    _sell_checks(ctx, card)
     for effect in card.effects:
         if isinstance(effect, RunAway) and effect.when is None and effect.per is None:
             needed = 5 - effect.amount
@@ -491,6 +492,113 @@ def _trade_checks(
             "combat": {"fighter": "Fighter", "monsters": [OGRE]},
             "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
             "expect": {"in_play": {"Rival": [name]}, "not_in_play": {"Hero": [name]}},
+        },
+    )
+
+
+# Small, slot-taking items worth 200 Gold each (the reference set), to make up a sale.
+SALE_FILLERS = [
+    "Validator Helm",
+    "Validator Mail",
+    "Validator Boots",
+    "Validator Sword",
+    "Validator Buckler",
+]
+FILLER_GOLD = 200
+WINNING_LEVEL = 10
+
+
+def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
+    """Selling it, as every set's rules put it: on one's own turn and out of combat, items from
+    the hand or the table are discarded for a level per full 1,000 Gold (no change given, and
+    never the level that wins the game). Ships are left out: their price counts what is fitted
+    to them. A plain Human seller, so that no Halfling doubles a price."""
+    gold = card.gold
+    if not isinstance(gold, int) or gold <= 0 or card.slot == "ship":
+        return
+    name = card.name
+    # Just enough 200-Gold fillers to reach 1,000: the levels are the total's full thousands.
+    shortfall = max(0, 1000 - gold)
+    fillers = SALE_FILLERS[: -(-shortfall // FILLER_GOLD)]
+    levels = (gold + FILLER_GOLD * len(fillers)) // 1000
+    if 3 + levels >= WINNING_LEVEL:
+        return
+    sold = [name, *fillers]
+    ctx.run(
+        "sold from the hand for a level per 1,000 Gold",
+        {
+            "players": [_player("Hero", 3, hand=sold), _player("Rival")],
+            "steps": [{"sell": sold, "by": "Hero"}],
+            "expect": {"levels": {"Hero": 3 + levels}, "hand_sizes": {"Hero": 0}},
+        },
+    )
+    ctx.run(
+        "sold from the table",
+        {
+            "players": [_player("Hero", 3, in_play=[name], hand=fillers), _player("Rival")],
+            "steps": [{"sell": sold, "by": "Hero"}],
+            "expect": {
+                "levels": {"Hero": 3 + levels},
+                "hand_sizes": {"Hero": 0},
+                "not_in_play": {"Hero": [name]},
+            },
+        },
+    )
+    refusals: list[tuple[str, dict[str, Any], str | bool]] = [
+        (
+            "not sold on another's turn",
+            {"players": [_player("Rival", 3), _player("Hero", 3, hand=sold)]},
+            "own turn",
+        ),
+        (
+            "not sold during its seller's fight",
+            {
+                "players": [_player("Hero", 3, hand=sold), _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            },
+            "combat",
+        ),
+        (
+            "not sold for the winning level",
+            {"players": [_player("Hero", WINNING_LEVEL - levels, hand=sold), _player("Rival")]},
+            f"Level {WINNING_LEVEL}",
+        ),
+    ]
+    for label, setup, error in refusals:
+        seller = next(p for p in setup["players"] if p["name"] == "Hero")
+        ctx.run(
+            label,
+            {
+                **setup,
+                "steps": [{"sell": sold, "by": "Hero"}],
+                "expect": {
+                    "error": error,
+                    "levels": {"Hero": seller["level"]},
+                    "hand_sizes": {"Hero": len(sold)},
+                },
+            },
+        )
+    if gold < 1000:
+        # Alone it is short of 1,000 Gold, and no change is given: nothing is sold.
+        ctx.run(
+            "not sold alone for less than 1,000 Gold",
+            {
+                "players": [_player("Hero", 3, hand=[name]), _player("Rival")],
+                "steps": [{"sell": [name], "by": "Hero"}],
+                "expect": {"error": "1,000", "levels": {"Hero": 3}, "hand_sizes": {"Hero": 1}},
+            },
+        )
+    # Only items are sold: a monster card in the lot stops the whole sale.
+    ctx.run(
+        "not sold along with a monster card",
+        {
+            "players": [_player("Hero", 3, hand=[*sold, OGRE]), _player("Rival")],
+            "steps": [{"sell": [*sold, OGRE], "by": "Hero"}],
+            "expect": {
+                "error": "not an item",
+                "levels": {"Hero": 3},
+                "hand_sizes": {"Hero": len(sold) + 1},
+            },
         },
     )
 
