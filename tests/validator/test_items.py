@@ -80,6 +80,8 @@ TRADE_CASES = [
     # Into play from the hand on its owner's turn only; equipment changed only out of combat,
     # and only what is equipped can be set aside.
     ("Bad-Ass Bandana", "turn:play:branch:a6fabf54", "on another's turn"),
+    ("Bad-Ass Bandana", "turn:play:branch:f93f69c8", "in its owner's fight"),
+    ("Bad-Ass Bandana", "turn:play:compare:642a43ec", "in its owner's fight"),
     ("Bad-Ass Bandana", "turn:unequip:statement:54147094", "in its wearer's fight"),
     ("Bad-Ass Bandana", "turn:unequip:branch:18a136a6", "a carried item is not set aside"),
     ("Bad-Ass Bandana", "turn:play:branch:1dcf9024", "not played again"),

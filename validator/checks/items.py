@@ -619,6 +619,20 @@ def _equipment_change_checks(
             "expect": {"error": True, "hand_sizes": {"Rival": 1}, "not_in_play": {"Rival": [name]}},
         },
     )
+    # Its owner puts items into play on his own turn, but not while he fights.
+    ctx.run(
+        "not put into play from the hand in its owner's fight",
+        {
+            "players": [allowed, _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": name, "by": "Hero"}],
+            "expect": {
+                "error": "combat",
+                "hand_sizes": {"Hero": 1},
+                "not_in_play": {"Hero": [name]},
+            },
+        },
+    )
     ctx.run(
         "not set aside in its wearer's fight",
         {
