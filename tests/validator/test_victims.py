@@ -145,6 +145,20 @@ CASES = [
         "badstuff:discard_character:statement:75c27556",
         "a second class card goes",
     ),
+    # Super Munchkin's Powers: a Level lost below their total Rank costs Powers, as few as it
+    # takes (any of Rank 1 may go) ...
+    ("Curse! Lose a Level", "badstuff:change_level:arithmetic:aee97e2d", "Powers up to the Level"),
+    ("Curse! Lose a Level", "badstuff:change_level:branch:905929cb", "Powers up to the Level"),
+    ("Curse! Lose a Level", "badstuff:change_level:statement:c3fbb110", "Powers up to the Level"),
+    (
+        "Curse! Lose a Level",
+        "badstuff:enforce_power_ranks:compare:c8db2da9",
+        "Powers up to the Level",
+    ),
+    # ... and death costs the Origin, and the Power it made room for.
+    ("Bullrog", "badstuff:kill:statement:de0ce3bb", "an Origin and a Power more"),
+    ("Bullrog", "badstuff:kill:statement:360fb361", "an Origin and a Power more"),
+    ("Bullrog", "badstuff:kill:statement:3810e3c4", "an Origin and a Power more"),
 ]
 
 

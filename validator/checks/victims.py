@@ -7,6 +7,7 @@ each result checked against the oracle's prediction.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import Any
 
 from validator.checks.oracle import Seat, Victim, _matches
@@ -28,6 +29,7 @@ from validator.engine import (
     LoseCharacterCard,
     LoseGoldValue,
     LoseItems,
+    LoseLevels,
     OthersPayValue,
     RivalsTake,
 )
@@ -231,6 +233,7 @@ def _table_runs(
     _cheated_item_run(ctx, walked, predictor, deliver, caught=caught, level=level)
     _big_limit_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _hostless_extra_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _power_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
         one, two, three = (_axis_card(axis, rank) for rank in range(3))
         decoy = _axis_card("race" if axis != "race" else "class", 0)
@@ -529,4 +532,78 @@ def _hostless_extra_runs(
             f"a second {axis} card goes with the last {axis}, a second {other} card stays",
             {**document, "cards": [{**c, "encoding": {"status": "full"}} for c in inline]},
             _table_matches(victim, states, caught),
+        )
+
+
+def _powers(count: int) -> list[tuple[str, str]]:
+    """Plain Powers of Rank 1 (as traits): Super Munchkin lets a player have Powers whose total
+    Rank is at most their Level."""
+    return [("power", f"validator power {n}") for n in range(1, count + 1)]
+
+
+# An Origin (Super Munchkin) that lets the Powers' total Rank exceed the Level by one.
+ORIGIN = ("origin", "validator origin")
+
+
+def _power_documents(count: int) -> list[dict[str, Any]]:
+    powers: list[dict[str, Any]] = [
+        {"name": _title(name), "deck": "door", "kind": "power", "rank": 1}
+        for _, name in _powers(count)
+    ]
+    origin: dict[str, Any] = {
+        "name": _title(ORIGIN[1]),
+        "deck": "door",
+        "kind": "origin",
+        "effects": [{"type": "extra_power_rank", "amount": 1}],
+    }
+    return [{**d, "encoding": {"status": "full"}} for d in [*powers, origin]]
+
+
+def _fit_powers(state: Victim) -> list[Victim]:
+    """Super Munchkin's rules: a player who dies discards their Origins; one whose Powers'
+    total Rank is then above their Level (plus what an Origin allows) discards Powers until it
+    fits, no more than that. Every Power here is Rank 1: any of them may be the ones to go."""
+    after = state.copy()
+    if after.dead:
+        after.traits.discard(ORIGIN)
+    powers = sorted(t for t in after.traits if t[0] == "power")
+    limit = after.level + (1 if ORIGIN in after.traits else 0)
+    if len(powers) <= limit:
+        return [after]
+    out = []
+    for kept in combinations(powers, limit):
+        one = after.copy()
+        one.traits -= set(powers) - set(kept)
+        out.append(one)
+    return out
+
+
+def _power_runs(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """A victim whose Powers' total Rank is exactly what their Level allows: losing levels
+    costs Powers; dying costs the Origin, and with it the Power it made room for."""
+    runs: list[tuple[str, set[tuple[str, str]]]] = []
+    if any(isinstance(e, LoseLevels) for e in walked):
+        runs.append(("Powers up to the Level", set(_powers(level))))
+    if any(isinstance(e, Death) for e in walked):
+        runs.append(("an Origin and a Power more", {*_powers(level + 1), ORIGIN}))
+    for label, traits in runs:
+        victim = Victim(level, [], 0, traits)
+        found: dict[tuple[Any, ...], Victim] = {}
+        for state in predictor(victim, 3):
+            for after in _fit_powers(state):
+                found.setdefault(after.key(), after)
+        hero = _player("Hero", level, in_play=_trait_names(sorted(traits)))
+        document = deliver([hero, _player("Rival")], [], 3)
+        ctx.run(
+            f"a victim with {label} keeps what the Level allows",
+            {**document, "cards": _power_documents(len(traits))},
+            _table_matches(victim, list(found.values()), caught),
         )
