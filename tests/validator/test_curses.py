@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURE_SETS
+from tests.validator.test_played import planted
 from validator.checks import check_card
 from validator.checks.curses import _discard_from_hand
 from validator.checks.oracle import Victim
@@ -15,6 +16,7 @@ from validator.engine import (
     DieRolls,
     DiscardFromHand,
     LoseLevels,
+    SetDocument,
     badstuff,
     load_set_file,
 )
@@ -126,3 +128,24 @@ def test_an_engine_ignoring_the_die_shift_fails_it(
     assert report.status == "fail", report.messages
     assert not report.verified
     assert any("a die of" in m for m in report.messages), report.messages
+
+
+# Chicken on Your Head ends with the Headgear: it goes when a curse takes the Headgear (the
+# card's own ends_with_slot), not when it takes an item of another slot.
+ENDS_WITH_SLOT_CASES = [
+    ("badstuff:detach_item:branch:a82ad29e", "goes when the Validator Helm"),
+    ("badstuff:detach_item:branch:31828dff", "goes when the Validator Helm"),
+    ("badstuff:detach_item:compare:16c425a0", "stays when the Validator Mail"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), ENDS_WITH_SLOT_CASES)
+def test_a_curse_ending_with_its_slot_is_checked(
+    core_set: SetDocument, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == "Curse! Chicken on Your Head")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages

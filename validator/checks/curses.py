@@ -141,6 +141,8 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
             },
             expect_values(hand_sizes={"Rival": 0}),
         )
+    if lasting:
+        _ends_with_slot_checks(ctx, card)
     for effect in lasting:
         check = LASTING_CHECKS.get(type(effect))
         if check is not None:
@@ -245,3 +247,48 @@ LASTING_CHECKS: dict[type[EffectBase], Callable[[CheckContext, CurseCard, Any], 
     DieRolls: _die_rolls_check,
     OnlySlotBonuses: _only_slot_check,
 }
+
+
+def _slot_loss_card(slot: str) -> dict[str, Any]:
+    """A plain curse that takes the victim's item of one slot, given inline."""
+    return {
+        "name": f"Validator {slot.replace('_', ' ').title()} Loss",
+        "deck": "door",
+        "kind": "curse",
+        "effects": [{"type": "lose_items", "slot": slot}],
+        "encoding": {"status": "full"},
+    }
+
+
+def _ends_with_slot_checks(ctx: CheckContext, card: CurseCard) -> None:
+    """A lasting curse that ends with an item of a slot (Chicken on Your Head and the Headgear)
+    leaves when a curse takes the victim's item of that slot, and stays when one of another
+    slot is taken."""
+    slot = card.ends_with_slot
+    if slot is None:
+        return
+    own = next((i for i in EQUIPMENT if ITEM_FACTS[i]["slot"] == slot), None)
+    other = next((i for i in EQUIPMENT if ITEM_FACTS[i]["slot"] != slot), None)
+    if own is None or other is None:
+        return
+    for lost, stays in ((own, False), (other, True)):
+        loss = _slot_loss_card(ITEM_FACTS[lost]["slot"])
+        # The taken item is gone either way; the curse is in play only when it stays.
+        gone = [lost] if stays else [lost, card.name]
+        kept = {"in_play": {"Hero": [card.name]}} if stays else {}
+        ctx.run(
+            f"it {'stays when' if stays else 'goes when'} the {lost} is taken",
+            {
+                "players": [
+                    _player("Hero", 5, in_play=[own, other]),
+                    _player("Rival", 1, hand=[card.name, loss["name"]]),
+                ],
+                "steps": [
+                    {"play": card.name, "by": "Rival", "on": "Hero"},
+                    {"play": loss["name"], "by": "Rival", "on": "Hero"},
+                ],
+                "dice": [3, 3],
+                "cards": [loss],
+                "expect": {**kept, "not_in_play": {"Hero": gone}},
+            },
+        )
