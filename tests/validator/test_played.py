@@ -85,6 +85,12 @@ CASES = [
     ("Help Me Out Here!", "turn:_help_me_out:boolean:090ac805", "from a rival's hand"),
     # The Hireling carries a second Big item received in a trade (counted once each).
     ("Hireling", "turn:trade:number:cbdb2a86", "a second Big item taken in trade"),
+    # Instant Wall: for two, the helper gets away as well as its player.
+    ("Instant Wall", "turn:_play_one_shot:compare:61974509", "for the fighter and the helper"),
+    # Wishing Ring: out of combat, named at no one, it is its player's own curse that goes.
+    ("Wishing Ring", "turn:_play_one_shot:boolean:365b1533", "out of combat when no one is named"),
+    # Magic Lamp: played only by someone in the fight.
+    ("Magic Lamp", "turn:_play_one_shot:branch:d2aec6e9", "refused to a player outside the fight"),
 ]
 
 

@@ -61,6 +61,18 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
             "expect": {"error": True, "hand_sizes": {"Hero": 1}, "not_in_play": {"Hero": [name]}},
         },
     )
+    if card.played_by == "combatant":
+        # The card says only someone taking part in the fight plays it: a bystander is refused.
+        ctx.run(
+            "refused to a player outside the fight",
+            {
+                "players": [_player("Hero", 2), _player("Rival", 1, hand=[name])],
+                "combat": fight,
+                "steps": [{"play": name, "by": "Rival"}],
+                "expect": {"error": "taking part", "hand_sizes": {"Rival": 1}},
+            },
+            expect_values(fighter_strength=2, monster_strength=5),
+        )
     if not any(isinstance(e, OutcomeBase | CancelCurse) for e in card.effects):
         _table_checks(ctx, card)
     _played_checks(ctx, card)

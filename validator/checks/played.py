@@ -314,6 +314,29 @@ def _automatic_escape_check(ctx: CheckContext, card: CardBase, effect: Automatic
         expect_values(outcome="escaped", levels={"Hero": 6}),
         covers=[AutomaticEscape],
     )
+    if effect.players == 2 and effect.timing == "instead_of_roll":
+        # For two, its player and the helper both get away, though both dice fail: neither
+        # meets the Ogre's Bad Stuff (a level each).
+        ctx.run(
+            "an automatic escape for the fighter and the helper",
+            {
+                "players": [
+                    _player("Hero", 6, hand=[card.name]),
+                    _player("Rival", 3),
+                    _player("Foe", 1, hand=[RAGE]),
+                ],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "steps": [
+                    {"help": "Rival"},
+                    {"play": RAGE, "by": "Foe", "on": OGRE},
+                    {"play": card.name, "by": "Hero"},
+                    {"resolve": True},
+                ],
+                "dice": [1, 1],
+            },
+            expect_values(outcome="escaped", levels={"Hero": 6, "Rival": 3}),
+            covers=[AutomaticEscape],
+        )
 
 
 def _strength_per_check(ctx: CheckContext, card: CardBase, effect: Strength) -> None:
@@ -517,6 +540,19 @@ def _cancel_curse_check(ctx: CheckContext, card: CardBase, effect: CancelCurse) 
             "expect": {"not_in_play": {"Hero": ["Validator Hex"]}},
         },
         expect_values(fighter_strength=4),
+        covers=[CancelCurse],
+    )
+    # Out of combat too, named at no one, it cancels its player's own curse.
+    ctx.run(
+        "its player's own curse cancelled out of combat when no one is named",
+        {
+            "players": [
+                _player("Hero", 4, in_play=["Validator Hex"], hand=[card.name]),
+                _player("Rival"),
+            ],
+            "steps": [{"play": card.name, "by": "Hero"}],
+            "expect": {"not_in_play": {"Hero": ["Validator Hex"]}, "hand_sizes": {"Hero": 0}},
+        },
         covers=[CancelCurse],
     )
     # With no curse on its target, there is nothing to cancel: refused, the card kept.
