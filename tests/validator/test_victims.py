@@ -159,6 +159,11 @@ CASES = [
     ("Bullrog", "badstuff:kill:statement:de0ce3bb", "an Origin and a Power more"),
     ("Bullrog", "badstuff:kill:statement:360fb361", "an Origin and a Power more"),
     ("Bullrog", "badstuff:kill:statement:3810e3c4", "an Origin and a Power more"),
+    # Death takes all the victim's stuff, a Hireling too.
+    ("Bullrog", "badstuff:kill:statement:a8778941", "Hireling goes with the rest"),
+    ("Bullrog", "badstuff:kill:statement:402988a4", "Hireling goes with the rest"),
+    # The dead take no extra Big item: it goes to a living player.
+    ("Curse! Lose Your Race", "badstuff:enforce_big_limit:boolean:8b826db7", "lowest Level"),
 ]
 
 

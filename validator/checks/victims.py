@@ -234,6 +234,7 @@ def _table_runs(
     _big_limit_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _hostless_extra_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _power_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _follower_death_run(ctx, walked, predictor, deliver, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
         one, two, three = (_axis_card(axis, rank) for rank in range(3))
         decoy = _axis_card("race" if axis != "race" else "class", 0)
@@ -607,3 +608,28 @@ def _power_runs(
             {**document, "cards": _power_documents(len(traits))},
             _table_matches(victim, list(found.values()), caught),
         )
+
+
+HENCHMAN = "Validator Henchman"
+
+
+def _follower_death_run(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    level: int,
+) -> None:
+    """Death takes all of a player's stuff: a Hireling (a follower) is no character card, so
+    it leaves the dead victim's table with the rest (looted or discarded, never kept)."""
+    if not any(isinstance(e, Death) for e in walked):
+        return
+    victim = Victim(level, [], 0, set())
+    if not all(state.dead for state in predictor(victim, 3)):
+        return  # the death is not certain here: nothing to say of the Hireling
+    document = deliver([_player("Hero", level, in_play=[HENCHMAN]), _player("Rival")], [], 3)
+    ctx.run(
+        "a dead victim's Hireling goes with the rest of their stuff",
+        {**document, "expect": {"not_in_play": {"Hero": [HENCHMAN]}}},
+    )
