@@ -91,6 +91,9 @@ CASES = [
     ("Wishing Ring", "turn:_play_one_shot:boolean:365b1533", "out of combat when no one is named"),
     # Magic Lamp: played only by someone in the fight.
     ("Magic Lamp", "turn:_play_one_shot:branch:d2aec6e9", "refused to a player outside the fight"),
+    # Super Munchkin: one at a time, a second copy is refused.
+    ("Super Munchkin", "turn:_play_other:compare:e667daa3", "beside another copy of itself"),
+    ("Super Munchkin", "turn:_play_other:branch:5074975e", "beside another copy of itself"),
 ]
 
 

@@ -604,6 +604,19 @@ def _extra_character_check(ctx: CheckContext, card: CardBase, effect: ExtraChara
                 "Hero",
             )
         )
+    # Such cards do not stack (one Super Munchkin or Half-Breed at a time): with one already
+    # joining two cards of the axis, a second copy is refused and stays in the hand.
+    ctx.run(
+        "refused beside another copy of itself",
+        {
+            "players": [
+                _player("Hero", 3, in_play=[one, card.name, two], hand=[card.name]),
+                _player("Rival"),
+            ],
+            "steps": [{"play": card.name, "by": "Hero"}],
+            "expect": {"error": "already has", "hand_sizes": {"Hero": 1}},
+        },
+    )
     for label, players, by in refusals:
         ctx.run(
             label,
