@@ -94,6 +94,9 @@ CASES = [
     # Super Munchkin: one at a time, a second copy is refused.
     ("Super Munchkin", "turn:_play_other:compare:e667daa3", "beside another copy of itself"),
     ("Super Munchkin", "turn:_play_other:branch:5074975e", "beside another copy of itself"),
+    # Hireling: played at any time, on any player's turn.
+    ("Hireling", "turn:play:boolean:cfa7630a", "played on another player's turn"),
+    ("Hireling", "turn:play:compare:dc472ad7", "played on another player's turn"),
 ]
 
 

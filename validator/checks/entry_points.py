@@ -15,7 +15,7 @@ from validator.checks.curses import _curse_checks
 from validator.checks.games import add_real_play
 from validator.checks.items import _item_checks
 from validator.checks.one_shots import _enhancer_checks
-from validator.checks.played import _played_checks
+from validator.checks.played import _follower_checks
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext, typing_literal
@@ -51,7 +51,7 @@ KIND_CHECKS: dict[type[CardBase], Callable[[CheckContext, Any], None]] = {
     LevelCard: _level_card_and_special_checks,
     CharacterCard: _character_checks,
     OtherCard: _played_and_mate_checks,
-    FollowerCard: _played_checks,
+    FollowerCard: _follower_checks,
 }
 
 

@@ -127,6 +127,32 @@ def _played_checks(ctx: CheckContext, card: CardBase) -> None:
             check(ctx, card, effect)
 
 
+def _follower_checks(ctx: CheckContext, card: CardBase) -> None:
+    """A follower's effects, and when it joins: one the card lets be played at any time (the
+    core rules say so of the Hireling) joins on any turn, even in its player's own fight."""
+    _played_checks(ctx, card)
+    if getattr(card, "timing", "any") != "any":
+        return
+    name = card.name
+    ctx.run(
+        "played on another player's turn",
+        {
+            "players": [_player("Hero", 3), _player("Rival", 2, hand=[name])],
+            "steps": [{"play": name, "by": "Rival"}],
+            "expect": {"in_play": {"Rival": [name]}, "hand_sizes": {"Rival": 0}},
+        },
+    )
+    ctx.run(
+        "played in its player's fight",
+        {
+            "players": [_player("Hero", 3, hand=[name]), _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": name, "by": "Hero"}],
+            "expect": {"in_play": {"Hero": [name]}, "hand_sizes": {"Hero": 0}},
+        },
+    )
+
+
 def _removal_check(
     ctx: CheckContext, source: Source, effect: RemoveMonster, outcomes: Sequence[OutcomeBase]
 ) -> None:
