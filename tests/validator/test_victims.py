@@ -164,6 +164,11 @@ CASES = [
     ("Bullrog", "badstuff:kill:statement:402988a4", "Hireling goes with the rest"),
     # The dead take no extra Big item: it goes to a living player.
     ("Curse! Lose Your Race", "badstuff:enforce_big_limit:boolean:8b826db7", "lowest Level"),
+    # Truly Obnoxious Curse!: the item giving the biggest bonus goes, not another.
+    ("Truly Obnoxious Curse!", "badstuff:_apply_one:branch:e579ad9c", "biggest bonus"),
+    ("Truly Obnoxious Curse!", "badstuff:_apply_one:builtin:98173ad6", "biggest bonus"),
+    # Insurance Salesman: the victim's dearest item, worth the whole 1,000, may pay alone.
+    ("Insurance Salesman", "badstuff:_cheapest_payment:number:d033e601", "pays alone"),
 ]
 
 

@@ -235,6 +235,8 @@ def _table_runs(
     _hostless_extra_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _power_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _follower_death_run(ctx, walked, predictor, deliver, level=level)
+    _biggest_bonus_run(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _one_dear_item_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
         one, two, three = (_axis_card(axis, rank) for rank in range(3))
         decoy = _axis_card("race" if axis != "race" else "class", 0)
@@ -633,3 +635,69 @@ def _follower_death_run(
         "a dead victim's Hireling goes with the rest of their stuff",
         {**document, "expect": {"not_in_play": {"Hero": [HENCHMAN]}}},
     )
+
+
+def _biggest_bonus_run(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """The item that gives the biggest bonus is lost (the card says which): among the Helm
+    (+1), the Sword (+1) and the Ram (+2) only the Ram can go; the plain victims' items all
+    give +1 and cannot show it."""
+    if not any(isinstance(e, LoseItems) and e.pick == "biggest_bonus" for e in walked):
+        return
+    items = ["Validator Helm", "Validator Sword", "Validator Ram"]
+    victim = Victim(level, items, 0, set())
+    ctx.run(
+        "the item giving the biggest bonus is the one lost",
+        deliver([_player("Hero", level, in_play=items), _player("Rival")], [], 3),
+        _table_matches(victim, predictor(victim, 3), caught),
+    )
+
+
+def _gold_of(item: str) -> int:
+    return int(ITEM_FACTS[item].get("gold", 0))
+
+
+def _treasure(name: str, gold: int) -> dict[str, Any]:
+    """A plain item worth `gold`, known to the oracle (its facts join `ITEM_FACTS`)."""
+    document = {
+        "name": name,
+        "deck": "treasure",
+        "kind": "item",
+        "slot": "other",
+        "bonus": 1,
+        "gold": gold,
+        "encoding": {"status": "full"},
+    }
+    return ITEM_FACTS.setdefault(name, document)
+
+
+def _one_dear_item_runs(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """A 200 Gold Helm and a Purse worth the whole price: the Purse alone pays (the least Gold
+    that pays), the Helm is kept; the dearest item must be one the victim can pay with."""
+    for amount in sorted({e.amount for e in walked if isinstance(e, LoseGoldValue)}):
+        if amount <= _gold_of("Validator Helm"):
+            continue  # the Helm alone would pay: nothing more to see
+        purse = _treasure(f"Validator Purse of {amount}", amount)
+        items = ["Validator Helm", purse["name"]]
+        victim = Victim(level, items, 0, set())
+        document = deliver([_player("Hero", level, in_play=items), _player("Rival")], [], 3)
+        ctx.run(
+            f"an item worth {amount} Gold pays alone, a cheaper one is kept",
+            {**document, "cards": [purse]},
+            _table_matches(victim, predictor(victim, 3), caught),
+        )
