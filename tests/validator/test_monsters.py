@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from tests.factories import monster_document
+from tests.validator.test_played import planted
 from validator.checks import check_card, check_document
 from validator.checks.monsters import (
     _escape_cost_check,
@@ -165,3 +166,13 @@ def test_an_escape_cost_from_a_level_is_tried_on_both_sides_of_it() -> None:
     _escape_cost_check(ctx, card, cost, 6)
     assert report.status == "pass", report.messages
     assert report.scenarios_run == 3
+
+
+def test_a_roll_on_the_top_face_of_a_range_counts_as_inside_it(core_set: SetDocument) -> None:
+    # The 3,872 Orcs kill on a roll of 1 or 2: a 2 kills, the range's top face included.
+    orcs = next(c for c in core_set.cards if c.name == "3,872 Orcs")
+    assert check_card(orcs, "munchkin-core").status == "pass"
+    with planted("badstuff:_apply_one:compare:5eeda283"):
+        report = check_card(orcs, "munchkin-core")
+    assert report.status == "fail"
+    assert any("die 2" in message for message in report.messages), report.messages

@@ -833,7 +833,16 @@ def _bad_stuff_checks(ctx: CheckContext, card: MonsterCard) -> None:
 
     escape_rules = [e for e in card.effects if isinstance(e, AutomaticEscape | NoPursuit)]
     pursued = 1 + max((getattr(e, "max_level", 99) for e in escape_rules), default=0)
-    dice = sorted({o.min for e in _walk(effects) if isinstance(e, Roll) for o in e.outcomes})
+    # Both ends of every range a Roll names: a face on either edge must count as inside it.
+    dice = sorted(
+        {
+            face
+            for e in _walk(effects)
+            if isinstance(e, Roll)
+            for o in e.outcomes
+            for face in (o.min, o.max)
+        }
+    )
     shown = [e for e in _walk(before + effects) if not isinstance(e, TABLE_OUTCOMES)]
     covers: list[type[EffectBase] | str] = ["bad_stuff"]
     if all(_predictable(e) for e in before + effects):
