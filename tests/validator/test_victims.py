@@ -169,6 +169,8 @@ CASES = [
     ("Truly Obnoxious Curse!", "badstuff:_apply_one:builtin:98173ad6", "biggest bonus"),
     # Insurance Salesman: the victim's dearest item, worth the whole 1,000, may pay alone.
     ("Insurance Salesman", "badstuff:_cheapest_payment:number:d033e601", "pays alone"),
+    # Change Sex: a male victim ends female, and a female one male.
+    ("Curse! Change Sex", "badstuff:_apply_one:compare:5283c69e", "victim changes sex"),
 ]
 
 

@@ -13,7 +13,9 @@ from typing import Any
 from validator.checks.oracle import Seat, Victim, _matches
 from validator.checks.references import EQUIPMENT, ITEM_FACTS, _axis_card, _title, _traits
 from validator.checks.runner import (
+    Accept,
     CheckContext,
+    Judged,
     _conditions,
     _kinds,
     _player,
@@ -21,9 +23,11 @@ from validator.checks.runner import (
     _table_matches,
     _trait_names,
     _walk,
+    predicts,
 )
 from validator.engine import (
     ChangeCharacterCard,
+    ChangeSex,
     Death,
     EffectBase,
     LoseCharacterCard,
@@ -237,6 +241,7 @@ def _table_runs(
     _follower_death_run(ctx, walked, predictor, deliver, level=level)
     _biggest_bonus_run(ctx, walked, predictor, deliver, caught=caught, level=level)
     _one_dear_item_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _sex_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
         one, two, three = (_axis_card(axis, rank) for rank in range(3))
         decoy = _axis_card("race" if axis != "race" else "class", 0)
@@ -700,4 +705,40 @@ def _one_dear_item_runs(
             f"an item worth {amount} Gold pays alone, a cheaper one is kept",
             {**document, "cards": [purse]},
             _table_matches(victim, predictor(victim, 3), caught),
+        )
+
+
+def _sex_runs(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """A change of sex, on a male victim and on a female one: each ends the other sex (the
+    table check does not look at sex)."""
+    if not any(isinstance(e, ChangeSex) for e in walked):
+        return
+    for sex in ("male", "female"):
+        victim = Victim(level, [], 0, set(), sex=sex)
+        states = predictor(victim, 3)
+        table = _table_matches(victim, states, caught)
+        sexes = sorted({state.sex for state in states})
+
+        def accept(
+            values: dict[str, Any],
+            table: Accept = table,
+            sexes: list[str] = sexes,
+        ) -> str | None:
+            wrong = table(values)
+            if wrong is None and values["sex"]["Hero"] not in sexes:
+                wrong = f"expected the victim {' or '.join(sexes)}, got {values['sex']['Hero']}"
+            return wrong
+
+        ctx.run(
+            f"a {sex} victim changes sex",
+            deliver([_player("Hero", level, sex=sex), _player("Rival")], [], 3),
+            Judged(accept, predicts=predicts(table)),
         )
