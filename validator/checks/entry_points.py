@@ -25,6 +25,7 @@ from validator.checks.specials import (
     _one_shot_and_special_checks,
     _played_and_mate_checks,
 )
+from validator.checks.turn_order import _turn_order_checks
 from validator.engine import (
     CardBase,
     CardDocumentError,
@@ -42,8 +43,15 @@ from validator.engine import (
     render_text,
 )
 
+
+def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """A monster's own checks, then when in a turn it can be met (door or hand)."""
+    _monster_and_special_checks(ctx, card)
+    _turn_order_checks(ctx, card)
+
+
 KIND_CHECKS: dict[type[CardBase], Callable[[CheckContext, Any], None]] = {
-    MonsterCard: _monster_and_special_checks,
+    MonsterCard: _monster_checks,
     ItemCard: _item_checks,
     OneShotCard: _one_shot_and_special_checks,
     MonsterEnhancerCard: _enhancer_checks,

@@ -1,0 +1,35 @@
+"""The turn's order, checked with a monster card: a broken rule on kicking the door, looking for
+trouble, looting the room or ending the turn fails the card by the check that reads it."""
+
+import pytest
+
+from tests.validator.test_played import planted
+from validator.checks import check_card
+from validator.engine import SetDocument
+
+# (mutant, the check that must see it), tried with the core set's Potted Plant.
+CASES = [
+    # Only the player whose turn it is, and not during a fight.
+    ("turn:_require_phase:branch:cb48499a", "no door kicked open by another player"),
+    ("turn:_require_phase:branch:6fe3d382", "no door kicked open in the middle of a fight"),
+    # One door a turn; looking for trouble and looting only once it is open.
+    ("turn:_require_phase:branch:529e9b80", "before the door is kicked open"),
+    ("turn:kick_door:statement:bdfb8fed", "no second door kicked open"),
+    ("turn:loot_room:statement:79a9838d", "no room looted before the door"),
+    ("turn:look_for_trouble:statement:761f0c5d", "before the door is kicked open"),
+    # One fight a turn from the door or the hand; no turn ends mid-fight.
+    ("turn:look_for_trouble:branch:c8d03b61", "after this turn's fight"),
+    ("turn:end_turn:branch:ae9eb36b", "no turn ended in the middle of a fight"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), CASES)
+def test_a_broken_turn_rule_fails_the_monster(
+    core_set: SetDocument, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == "Potted Plant")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages

@@ -1,0 +1,133 @@
+"""Checks of when a monster card can be met, as every set's rules order a turn: the door is
+kicked open once, by the player whose turn it is and out of combat; a monster from the hand
+is fought ("looking for trouble") only after that door brought no monster, and only by that
+player; the room is looted only after the door is open; a turn does not end mid-fight.
+Every refusal leaves the monster card in the hand it was played from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validator.checks.references import OGRE
+from validator.checks.runner import CheckContext, _player
+from validator.engine import MonsterCard
+
+DOOR = "Validator Door"  # a Door card that is no monster: kicked open, it goes to the hand
+
+
+def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    name = card.name
+    owner = _player("Hero", 3, hand=[name])
+    refusals: list[tuple[str, dict[str, Any], str, dict[str, int]]] = [
+        # (label, the table, what the refusal says, the hand sizes after it)
+        (
+            "not fought from the hand before the door is kicked open",
+            {
+                "players": [owner, _player("Rival")],
+                "steps": [{"look_for_trouble": name, "by": "Hero"}],
+            },
+            "phase",
+            {"Hero": 1},
+        ),
+        (
+            "not fought from the hand on another's turn",
+            {
+                "players": [_player("Rival"), owner],
+                "deck": {"door": [DOOR]},
+                "steps": [{"kick_door": "Rival"}, {"look_for_trouble": name, "by": "Hero"}],
+            },
+            "turn",
+            {"Hero": 1, "Rival": 1},
+        ),
+        (
+            "not fought from the hand in the middle of a fight",
+            {
+                "players": [owner, _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "steps": [{"look_for_trouble": name, "by": "Hero"}],
+            },
+            "combat",
+            {"Hero": 1},
+        ),
+        (
+            "not fought from the hand after this turn's fight",
+            {
+                "players": [
+                    _player("Hero", 3, hand=[name], in_play=["Validator Gauntlet"]),
+                    _player("Rival"),
+                ],
+                "deck": {"door": [OGRE], "treasure": ["Validator Trinket"] * 2},
+                "steps": [
+                    {"kick_door": "Hero"},
+                    {"resolve": True},
+                    {"look_for_trouble": name, "by": "Hero"},
+                ],
+            },
+            "already fought",
+            # The Ogre's two Treasures join the monster card still in the hand.
+            {"Hero": 3},
+        ),
+        (
+            "no second door kicked open before it is fought",
+            {
+                "players": [owner, _player("Rival")],
+                "deck": {"door": [DOOR, name]},
+                "steps": [{"kick_door": "Hero"}, {"kick_door": "Hero"}],
+            },
+            "kick",
+            {"Hero": 2},
+        ),
+        (
+            "no door kicked open by another player",
+            {
+                "players": [_player("Rival"), owner],
+                "deck": {"door": [name]},
+                "steps": [{"kick_door": "Hero"}],
+            },
+            "turn",
+            {"Hero": 1, "Rival": 0},
+        ),
+        (
+            "no door kicked open in the middle of a fight",
+            {
+                "players": [owner, _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "deck": {"door": [DOOR]},
+                "steps": [{"kick_door": "Hero"}],
+            },
+            "combat",
+            {"Hero": 1},
+        ),
+        (
+            "no room looted before the door is kicked open",
+            {
+                "players": [owner, _player("Rival")],
+                "deck": {"door": [DOOR]},
+                "steps": [{"loot_room": "Hero"}],
+            },
+            "phase",
+            {"Hero": 1},
+        ),
+        (
+            "no turn ended in the middle of a fight",
+            {
+                "players": [owner, _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "steps": [{"end_turn": True}],
+            },
+            "combat",
+            {"Hero": 1},
+        ),
+    ]
+    for label, table, error, hands in refusals:
+        ctx.run(label, {**table, "expect": {"error": error, "hand_sizes": hands}})
+    # The door that brought no monster allows the fight from the hand.
+    ctx.run(
+        "fought from the hand after a door with no monster",
+        {
+            "players": [owner, _player("Rival")],
+            "deck": {"door": [DOOR]},
+            "steps": [{"kick_door": "Hero"}, {"look_for_trouble": name, "by": "Hero"}],
+            "expect": {"hand_sizes": {"Hero": 1}},
+        },
+    )
