@@ -81,6 +81,8 @@ TRADE_CASES = [
     # and only what is equipped can be set aside.
     ("Bad-Ass Bandana", "turn:play:branch:a6fabf54", "on another's turn"),
     ("Bad-Ass Bandana", "turn:play:branch:f93f69c8", "in its owner's fight"),
+    ("Bad-Ass Bandana", "turn:equip:statement:d0849855", "equipped from the hand in its owner's"),
+    ("Bad-Ass Bandana", "turn:equip:branch:3ea1e599", "equipped from the hand on another's"),
     ("Bad-Ass Bandana", "turn:play:compare:642a43ec", "in its owner's fight"),
     ("Bad-Ass Bandana", "turn:unequip:statement:54147094", "in its wearer's fight"),
     ("Bad-Ass Bandana", "turn:unequip:branch:18a136a6", "a carried item is not set aside"),

@@ -619,6 +619,24 @@ def _equipment_change_checks(
             "expect": {"error": True, "hand_sizes": {"Rival": 1}, "not_in_play": {"Rival": [name]}},
         },
     )
+    # Equipped straight from the hand likewise: on its owner's turn, never in his fight.
+    ctx.run(
+        "not equipped from the hand on another's turn",
+        {
+            "players": [_player("Hero", 3), {**allowed, "name": "Rival"}],
+            "steps": [{"equip": name, "by": "Rival"}],
+            "expect": {"error": "own turn", "hand_sizes": {"Rival": 1}},
+        },
+    )
+    ctx.run(
+        "not equipped from the hand in its owner's fight",
+        {
+            "players": [allowed, _player("Rival")],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"equip": name, "by": "Hero"}],
+            "expect": {"error": "combat", "hand_sizes": {"Hero": 1}},
+        },
+    )
     # Its owner puts items into play on his own turn, but not while he fights.
     ctx.run(
         "not put into play from the hand in its owner's fight",
