@@ -171,6 +171,8 @@ CASES = [
     ("Insurance Salesman", "badstuff:_cheapest_payment:number:d033e601", "pays alone"),
     # Change Sex: a male victim ends female, and a female one male.
     ("Curse! Change Sex", "badstuff:_apply_one:compare:5283c69e", "victim changes sex"),
+    # Booty: an enhancer fitted on a Ship leaves play with the Ship lost.
+    ("Curse! Lose a Big Item", "badstuff:detach_item:statement:baad95bd", "fitted on the Ship"),
 ]
 
 

@@ -242,6 +242,7 @@ def _table_runs(
     _biggest_bonus_run(ctx, walked, predictor, deliver, caught=caught, level=level)
     _one_dear_item_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _sex_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _fitted_ship_run(ctx, walked, predictor, deliver, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
         one, two, three = (_axis_card(axis, rank) for rank in range(3))
         decoy = _axis_card("race" if axis != "race" else "class", 0)
@@ -742,3 +743,64 @@ def _sex_runs(
             deliver([_player("Hero", level, sex=sex), _player("Rival")], [], 3),
             Judged(accept, predicts=predicts(table)),
         )
+
+
+# A Ship and an enhancer fitted on it (Munchkin Booty), given inline: enhancers cannot move to
+# another Ship, so they leave the table with theirs, whether it is lost or the body looted.
+SHIP = "Validator Skiff"
+ENHANCER = "Validator Cannons"
+SHIP_CARD: dict[str, Any] = {
+    "name": SHIP,
+    "deck": "door",
+    "kind": "ship",
+    "slot": "ship",
+    "big": True,
+    "bonus": 1,
+    "gold": 200,
+    "encoding": {"status": "full"},
+}
+ENHANCER_CARD: dict[str, Any] = {
+    "name": ENHANCER,
+    "deck": "treasure",
+    "kind": "item",
+    "slot": "other",
+    "bonus": 1,
+    "gold": 200,
+    "tags": ["ship-enhancer"],
+    "encoding": {"status": "full"},
+}
+
+
+def _fitted_ship_run(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    level: int,
+) -> None:
+    """A victim whose only item is a Ship with an enhancer fitted, when every prediction has
+    the Ship gone (lost, or the body looted): the enhancer is gone with it. Outside a fight
+    only (a curse's cast), where the enhancer can be fitted first."""
+    if not any(isinstance(e, LoseItems | Death) for e in walked):
+        return
+    ITEM_FACTS.setdefault(SHIP, SHIP_CARD)
+    victim = Victim(level, [SHIP], 0, set())
+    states = predictor(victim, 3)
+    if not states or not all(s.exact and (s.dead or SHIP not in s.items) for s in states):
+        return
+    document = deliver(
+        [_player("Hero", level, in_play=[SHIP], hand=[ENHANCER]), _player("Rival")],
+        [{"play": ENHANCER, "by": "Hero", "with": SHIP}],
+        3,
+    )
+    if "combat" in document:
+        return  # no item is put into play during a combat: the enhancer cannot be fitted
+    ctx.run(
+        "an enhancer fitted on the Ship lost leaves with it",
+        {
+            **document,
+            "cards": [SHIP_CARD, ENHANCER_CARD],
+            "expect": {"not_in_play": {"Hero": [SHIP, ENHANCER]}},
+        },
+    )
