@@ -97,6 +97,8 @@ CASES = [
     # Hireling: played at any time, on any player's turn.
     ("Hireling", "turn:play:boolean:cfa7630a", "played on another player's turn"),
     ("Hireling", "turn:play:compare:dc472ad7", "played on another player's turn"),
+    # Hireling: no Item, so never traded.
+    ("Hireling", "turn:_tradable:branch:44f007b0", "not traded away"),
 ]
 
 

@@ -131,9 +131,29 @@ def _follower_checks(ctx: CheckContext, card: CardBase) -> None:
     """A follower's effects, and when it joins: one the card lets be played at any time (the
     core rules say so of the Hireling) joins on any turn, even in its player's own fight."""
     _played_checks(ctx, card)
+    name = card.name
+    if card.kind_name != "sidekick":
+        # Only Items are traded (core rules, Trading; SpongeBob's Allies never are): a
+        # Hireling or an Ally stays with its player, and so does what was offered back.
+        ctx.run(
+            "not traded away",
+            {
+                "players": [
+                    _player("Hero", 3, in_play=[name]),
+                    _player("Rival", 3, in_play=["Validator Trinket"]),
+                ],
+                "steps": [
+                    {"give": [name], "by": "Hero", "to": "Rival", "take": ["Validator Trinket"]}
+                ],
+                "expect": {
+                    "error": "not an Item",
+                    "in_play": {"Hero": [name], "Rival": ["Validator Trinket"]},
+                    "not_in_play": {"Rival": [name]},
+                },
+            },
+        )
     if getattr(card, "timing", "any") != "any":
         return
-    name = card.name
     ctx.run(
         "played on another player's turn",
         {
