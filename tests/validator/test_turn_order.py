@@ -20,6 +20,13 @@ CASES = [
     # One fight a turn from the door or the hand; no turn ends mid-fight.
     ("turn:look_for_trouble:branch:c8d03b61", "after this turn's fight"),
     ("turn:end_turn:branch:ae9eb36b", "no turn ended in the middle of a fight"),
+    # The turn passes to the next player, whose turn starts afresh: no fight yet, and the door
+    # is kicked open from the Door deck (not the discards).
+    ("turn:end_turn:arithmetic:c966bd69", "on the next player's turn"),
+    ("turn:end_turn:number:2ab16243", "on the next player's turn"),
+    ("turn:begin_turn:truth:34b40016", "on the next player's turn"),
+    ("turn:begin_turn:truth:c686d865", "on the next player's turn"),
+    ("turn:kick_door:boolean:81ea1f85", "on the next player's turn"),
 ]
 
 

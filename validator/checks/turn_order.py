@@ -121,6 +121,27 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
     ]
     for label, table, error, hands in refusals:
         ctx.run(label, {**table, "expect": {"error": error, "hand_sizes": hands}})
+    # A fight on one turn does not stop the next player, whose own turn begins when the first
+    # ends (the player on the left: the second of three) and who meets this card from the hand.
+    ctx.run(
+        "fought from the hand on the next player's turn",
+        {
+            "players": [
+                _player("Hero", 3, in_play=["Validator Gauntlet"]),
+                _player("Rival", 3, hand=[name]),
+                _player("Third", 3),
+            ],
+            "deck": {"door": [OGRE, DOOR], "treasure": ["Validator Trinket"] * 2},
+            "steps": [
+                {"kick_door": "Hero"},
+                {"resolve": True},
+                {"end_turn": True},
+                {"kick_door": "Rival"},
+                {"look_for_trouble": name, "by": "Rival"},
+            ],
+            "expect": {"hand_sizes": {"Hero": 2, "Rival": 1, "Third": 0}},
+        },
+    )
     # The door that brought no monster allows the fight from the hand.
     ctx.run(
         "fought from the hand after a door with no monster",
