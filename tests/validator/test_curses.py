@@ -149,3 +149,19 @@ def test_a_curse_ending_with_its_slot_is_checked(
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any(check in message for message in report.messages), report.messages
+
+
+# A curse cast on a victim killed just before, who had fitted an enhancer on their Ship: the
+# Ship and its enhancer are part of the body (looted or discarded), not lost from the game nor
+# left on the dead victim's table.
+DEAD_WITH_SHIP_CASES = ["badstuff:kill:statement:e1e987ce", "badstuff:kill:statement:e207e6a4"]
+
+
+@pytest.mark.parametrize("mutant_id", DEAD_WITH_SHIP_CASES)
+def test_a_fitted_ship_goes_to_the_body(core_set: SetDocument, mutant_id: str) -> None:
+    card = next(c for c in core_set.cards if c.name == "Curse! Lose Your Class")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any("enhancer fitted on their Ship" in m for m in report.messages), report.messages

@@ -24,7 +24,17 @@ from validator.checks.runner import (
     expect_values,
     typing_literal,
 )
-from validator.checks.victims import DOOM, DOOM_CARD, TABLE_OUTCOMES, Delivery, _victim_runs
+from validator.checks.victims import (
+    DOOM,
+    DOOM_CARD,
+    ENHANCER,
+    ENHANCER_CARD,
+    SHIP,
+    SHIP_CARD,
+    TABLE_OUTCOMES,
+    Delivery,
+    _victim_runs,
+)
 from validator.engine import (
     CurseCard,
     Death,
@@ -128,6 +138,7 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
                 _hand_discard_runs(ctx, card, outcomes, effect)
         if predictable:
             _dead_victim_run(ctx, card, outcomes)
+            _dead_with_ship_run(ctx, card, outcomes)
     if lasting:
         ctx.run(
             "its lasting part stays with the victim",
@@ -166,6 +177,33 @@ def _dead_victim_run(ctx: CheckContext, card: CurseCard, outcomes: Sequence[Effe
             ],
             "dice": [3],
             "cards": [DOOM_CARD],
+        },
+        _table_matches(victim, _predict_cast([Death(type="death"), *outcomes], victim, 3)),
+    )
+
+
+def _dead_with_ship_run(ctx: CheckContext, card: CurseCard, outcomes: Sequence[EffectBase]) -> None:
+    """As `_dead_victim_run`, the Hero having fitted an enhancer on their Ship (Munchkin
+    Booty) first: the body holds the Helm, the Ship and the enhancer (the Rival loots one of
+    the three), and none of them stays on the dead Hero's table."""
+    ITEM_FACTS.setdefault(SHIP, SHIP_CARD)
+    ITEM_FACTS.setdefault(ENHANCER, ENHANCER_CARD)
+    items = ["Validator Helm", SHIP, ENHANCER]
+    victim = Victim(5, items, 0, set())
+    ctx.run(
+        "cast on a victim killed just before, with an enhancer fitted on their Ship",
+        {
+            "players": [
+                _player("Hero", 5, in_play=["Validator Helm", SHIP], hand=[ENHANCER]),
+                _player("Rival", 1, hand=[DOOM, card.name]),
+            ],
+            "steps": [
+                {"play": ENHANCER, "by": "Hero", "with": SHIP},
+                {"play": DOOM, "by": "Rival", "on": "Hero"},
+                {"play": card.name, "by": "Rival", "on": "Hero"},
+            ],
+            "dice": [3],
+            "cards": [DOOM_CARD, SHIP_CARD, ENHANCER_CARD],
         },
         _table_matches(victim, _predict_cast([Death(type="death"), *outcomes], victim, 3)),
     )
