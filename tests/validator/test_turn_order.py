@@ -27,6 +27,11 @@ CASES = [
     ("turn:begin_turn:truth:34b40016", "on the next player's turn"),
     ("turn:begin_turn:truth:c686d865", "on the next player's turn"),
     ("turn:kick_door:boolean:81ea1f85", "on the next player's turn"),
+    # Charity: the excess goes to the lowest-Level player, or is discarded by the lowest.
+    ("turn:charity:boolean:be51dee5", "discarded when tied for the lowest"),
+    ("turn:charity:branch:9a8cc80c", "discarded when tied for the lowest"),
+    ("turn:charity:compare:7033f881", "given to the lowest player"),
+    ("turn:charity:number:c8f6e3f3", "given to the lowest player"),
 ]
 
 

@@ -142,6 +142,30 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
             "expect": {"hand_sizes": {"Hero": 2, "Rival": 1, "Third": 0}},
         },
     )
+    # Kept in a hand of six at the end of a turn, one card too many goes as Charity to the
+    # lowest-Level player; a player who is the lowest, even tied, discards it instead.
+    six = [name, DOOR, "Validator Helm", "Validator Mail", "Validator Boots", "Validator Sword"]
+    charity = [
+        ("one card too many given to the lowest player", (4, 2, 1), {"Rival": 0, "Third": 1}),
+        (
+            "one card too many discarded when tied for the lowest",
+            (2, 2, 4),
+            {"Rival": 0, "Third": 0},
+        ),
+    ]
+    for label, (hero, rival, third), others in charity:
+        ctx.run(
+            label,
+            {
+                "players": [
+                    _player("Hero", hero, hand=six),
+                    _player("Rival", rival),
+                    _player("Third", third),
+                ],
+                "steps": [{"end_turn": True}],
+                "expect": {"hand_sizes": {"Hero": 5, **others}},
+            },
+        )
     # The door that brought no monster allows the fight from the hand.
     ctx.run(
         "fought from the hand after a door with no monster",
