@@ -105,6 +105,27 @@ def test_a_broken_trading_rule_fails_the_item(
 
 # (mutant, the sale check that must see it): selling, as every set's rules state it, tried with
 # the Chainsaw (600 Gold, short of 1,000 alone, so a price doubled by mistake would show).
+CURSE_IMMUNITY_CASES = [
+    # Sandals of Protection: a curse from its wearer's door passes him by; only the Sandals
+    # worn protect, whatever else is worn beside them.
+    ("turn:kick_door:builtin:1daeafd9", "has no effect beside a plain Helm"),
+    ("turn:kick_door:boolean:52981b41", "hits while it is only carried"),
+    ("turn:kick_door:branch:4fb6dda4", "hits while it is only carried"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), CURSE_IMMUNITY_CASES)
+def test_a_broken_curse_immunity_fails_the_item(
+    core_set: SetDocument, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == "Sandals of Protection")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages
+
+
 SALE_CASES = [
     # Only on one's own turn, and not in one's own fight.
     ("turn:sell:branch:2b0567a5", "not sold on another's turn"),

@@ -241,6 +241,32 @@ def _curse_immunity_check(
         },
         expect_values(levels={"Hero": 3}),
     )
+    # Only its own power protects: beside a plain Helm it still does; carried (not worn), it
+    # does not, and the Helm alone gives no protection either.
+    helmed = {**wearer, "in_play": [*wearer["in_play"], "Validator Helm"]}
+    ctx.run(
+        "a curse from its own door has no effect beside a plain Helm",
+        {
+            "players": [helmed, _player("Rival")],
+            "deck": {"door": [JINX]},
+            "steps": [{"kick_door": "Hero"}],
+            "expect": {"not_in_play": {"Hero": [JINX]}},
+        },
+        expect_values(levels={"Hero": 3}),
+    )
+    carried = [n for n in wearer["in_play"] if n != card.name]
+    ctx.run(
+        "a curse from its own door hits while it is only carried",
+        {
+            "players": [
+                {**wearer, "in_play": [*carried, "Validator Helm"], "carried": [card.name]},
+                _player("Rival"),
+            ],
+            "deck": {"door": [JINX]},
+            "steps": [{"kick_door": "Hero"}],
+        },
+        expect_values(levels={"Hero": 2}),
+    )
     if passed is not None:
         ctx.run(
             "a curse a rival plays still hits",
