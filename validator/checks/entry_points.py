@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from validator.checks.character_play import _character_play_checks
 from validator.checks.characters import _character_checks
 from validator.checks.curses import _curse_checks
 from validator.checks.games import add_real_play
@@ -50,6 +51,12 @@ def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     _turn_order_checks(ctx, card)
 
 
+def _character_and_play_checks(ctx: CheckContext, card: CharacterCard) -> None:
+    """A character card's own checks, then when it may come into play."""
+    _character_checks(ctx, card)
+    _character_play_checks(ctx, card)
+
+
 KIND_CHECKS: dict[type[CardBase], Callable[[CheckContext, Any], None]] = {
     MonsterCard: _monster_checks,
     ItemCard: _item_checks,
@@ -57,7 +64,7 @@ KIND_CHECKS: dict[type[CardBase], Callable[[CheckContext, Any], None]] = {
     MonsterEnhancerCard: _enhancer_checks,
     CurseCard: _curse_checks,
     LevelCard: _level_card_and_special_checks,
-    CharacterCard: _character_checks,
+    CharacterCard: _character_and_play_checks,
     OtherCard: _played_and_mate_checks,
     FollowerCard: _follower_checks,
 }
