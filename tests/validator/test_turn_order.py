@@ -45,3 +45,29 @@ def test_a_broken_turn_rule_fails_the_monster(
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any(check in message for message in report.messages), report.messages
+
+
+# (mutant, the check that must see it), tried with the core set's Mr. Bones (Undead).
+JOINING_CASES = [
+    ("turn:join_monster:compare:c391735b", "joins a fight with a monster of its tag"),
+    ("turn:join_monster:negation:0aefe10a", "joins a fight with a monster of its tag"),
+    ("turn:join_monster:compare:e85d131d", "joins a fight with a monster of its tag"),
+    ("turn:join_monster:compare:7069f20c", "joins a fight with a monster of its tag"),
+    ("turn:join_monster:negation:881c5570", "joins a fight with a monster of its tag"),
+    ("turn:join_monster:statement:2aea56aa", "joins a fight with a monster of its tag"),
+    ("turn:join_monster:statement:97ebd1fd", "joins a fight with a monster of its tag"),
+    ("turn:join_monster:boolean:087d32d0", "not joined to a fight with no monster of its tag"),
+    ("turn:join_monster:branch:4ca7b246", "not joined to a fight with no monster of its tag"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), JOINING_CASES)
+def test_a_broken_joining_rule_fails_the_undead_monster(
+    core_set: SetDocument, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == "Mr. Bones")
+    assert check_card(card, "munchkin-core").status == "pass"
+    with planted(mutant_id):
+        report = check_card(card, "munchkin-core")
+    assert report.status == "fail"
+    assert any(check in message for message in report.messages), report.messages

@@ -1,8 +1,9 @@
 """Checks of when a monster card can be met, as every set's rules order a turn: the door is
 kicked open once, by the player whose turn it is and out of combat; a monster from the hand
 is fought ("looking for trouble") only after that door brought no monster, and only by that
-player; the room is looted only after the door is open; a turn does not end mid-fight.
-Every refusal leaves the monster card in the hand it was played from."""
+player; the room is looted only after the door is open; a turn does not end mid-fight;
+Charity at its end. A monster with a joining tag (Undead and the like) also joins a fight with
+another of its tag from any hand. Every refusal leaves the monster card where it was."""
 
 from __future__ import annotations
 
@@ -15,8 +16,49 @@ from validator.engine import MonsterCard
 DOOR = "Validator Door"  # a Door card that is no monster: kicked open, it goes to the hand
 
 
+# Tags under which a monster from the hand joins a fight with another monster of that tag:
+# the core rules' Undead, Booty's Sharks, Impossible's "In Black".
+JOINING_TAGS = ("undead", "shark", "in-black")
+
+
+def _joining_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """A monster with a joining tag is played from any player's hand into a fight with another
+    of its tag (here a second copy of itself); never into a fight with none (the Ogre), and
+    never when there is no fight."""
+    name = card.name
+    joined = {"players": [_player("Hero", 3), _player("Rival", 3, hand=[name])]}
+    ctx.run(
+        "joins a fight with a monster of its tag from a rival's hand",
+        {
+            **joined,
+            "combat": {"fighter": "Hero", "monsters": [name]},
+            "steps": [{"join": name, "by": "Rival"}],
+            "expect": {"hand_sizes": {"Rival": 0}},
+        },
+    )
+    for label, fight, error in (
+        (
+            "not joined to a fight with no monster of its tag",
+            {"fighter": "Hero", "monsters": [OGRE]},
+            "joining tag",
+        ),
+        ("not joined when there is no fight", None, True),
+    ):
+        ctx.run(
+            label,
+            {
+                **joined,
+                **({"combat": fight} if fight else {}),
+                "steps": [{"join": name, "by": "Rival"}],
+                "expect": {"error": error, "hand_sizes": {"Rival": 1}},
+            },
+        )
+
+
 def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
     name = card.name
+    if set(card.tags) & set(JOINING_TAGS):
+        _joining_checks(ctx, card)
     owner = _player("Hero", 3, hand=[name])
     refusals: list[tuple[str, dict[str, Any], str, dict[str, int]]] = [
         # (label, the table, what the refusal says, the hand sizes after it)
