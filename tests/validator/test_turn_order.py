@@ -19,6 +19,9 @@ CASES = [
     ("turn:look_for_trouble:statement:761f0c5d", "before the door is kicked open"),
     # One fight a turn from the door or the hand; no turn ends mid-fight.
     ("turn:look_for_trouble:branch:c8d03b61", "after this turn's fight"),
+    # Only a monster is fought from the hand.
+    ("turn:look_for_trouble:branch:fcdbbd82", "with a Door card that is no monster"),
+    ("turn:look_for_trouble:boolean:d6352837", "with a Door card that is no monster"),
     ("turn:end_turn:branch:ae9eb36b", "no turn ended in the middle of a fight"),
     # The turn passes to the next player, whose turn starts afresh: no fight yet, and the door
     # is kicked open from the Door deck (not the discards).

@@ -110,6 +110,16 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
             {"Hero": 3},
         ),
         (
+            "no trouble looked for with a Door card that is no monster",
+            {
+                "players": [owner, _player("Rival")],
+                "deck": {"door": [DOOR]},
+                "steps": [{"kick_door": "Hero"}, {"look_for_trouble": DOOR, "by": "Hero"}],
+            },
+            "not a monster",
+            {"Hero": 2},
+        ),
+        (
             "no second door kicked open before it is fought",
             {
                 "players": [owner, _player("Rival")],
