@@ -30,6 +30,9 @@ CASES = [
     ("turn:begin_turn:truth:34b40016", "on the next player's turn"),
     ("turn:begin_turn:truth:c686d865", "on the next player's turn"),
     ("turn:kick_door:boolean:81ea1f85", "on the next player's turn"),
+    # Faster play: the next turn opens with a Door card drawn by listening at the door.
+    ("turn:begin_turn:branch:7ad2fc57", "by listening at the door"),
+    ("turn:begin_turn:statement:dd541ba9", "by listening at the door"),
     # Charity: the excess goes to the lowest-Level player, or is discarded by the lowest.
     ("turn:charity:boolean:be51dee5", "discarded when tied for the lowest"),
     ("turn:charity:branch:9a8cc80c", "discarded when tied for the lowest"),

@@ -218,6 +218,18 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
                 "expect": {"hand_sizes": {"Hero": 5, **others}},
             },
         )
+    # With the core rules' faster play, each turn opens by listening at the door: the next
+    # player draws the top Door card (this one) into the hand before anything else.
+    ctx.run(
+        "drawn into the next player's hand by listening at the door",
+        {
+            "options": {"faster_play": True},
+            "players": [_player("Hero", 3), _player("Rival", 3)],
+            "deck": {"door": [name, DOOR]},
+            "steps": [{"end_turn": True}],
+            "expect": {"hand_sizes": {"Hero": 0, "Rival": 1}},
+        },
+    )
     # The door that brought no monster allows the fight from the hand.
     ctx.run(
         "fought from the hand after a door with no monster",
