@@ -102,6 +102,10 @@ CASES = [
     ("Hireling", "turn:play:compare:dc472ad7", "played on another player's turn"),
     # Hireling: no Item, so never traded.
     ("Hireling", "turn:_tradable:branch:44f007b0", "not traded away"),
+    # Hireling: no Ally nor Sidekick, he is not given up for an escape (and says so).
+    ("Hireling", "turn:sacrifice:compare:ff48e84f", "not sacrificed for an escape"),
+    ("Hireling", "turn:sacrifice:compare:a03ec5b2", "not sacrificed for an escape"),
+    ("Hireling", "turn:sacrifice:compare:4d47376a", "not sacrificed for an escape"),
 ]
 
 

@@ -152,6 +152,18 @@ def _follower_checks(ctx: CheckContext, card: CardBase) -> None:
                 },
             },
         )
+    if card.kind_name == "hireling":
+        # The rules let Allies and Sidekicks be given up for an automatic escape; a Hireling
+        # has no such power (the card says he carries an item, nothing more): refused, kept.
+        ctx.run(
+            "not sacrificed for an escape",
+            {
+                "players": [_player("Hero", 1, in_play=[name]), _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "steps": [{"sacrifice": name, "by": "Hero"}],
+                "expect": {"error": "cannot be sacrificed", "in_play": {"Hero": [name]}},
+            },
+        )
     if getattr(card, "timing", "any") != "any":
         return
     ctx.run(
