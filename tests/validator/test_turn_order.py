@@ -19,6 +19,9 @@ CASES = [
     ("turn:look_for_trouble:statement:761f0c5d", "before the door is kicked open"),
     # One fight a turn from the door or the hand; no turn ends mid-fight.
     ("turn:look_for_trouble:branch:c8d03b61", "after this turn's fight"),
+    # A monster card played from the hand at that moment is fought, like one named for it.
+    ("turn:play:branch:03c8c912", "played from the hand after a door with no monster"),
+    ("turn:play:statement:9518f8c6", "played from the hand after a door with no monster"),
     # Only a monster is fought from the hand.
     ("turn:look_for_trouble:branch:fcdbbd82", "with a Door card that is no monster"),
     ("turn:look_for_trouble:boolean:d6352837", "with a Door card that is no monster"),

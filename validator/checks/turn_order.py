@@ -230,13 +230,19 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
             "expect": {"hand_sizes": {"Hero": 0, "Rival": 1}},
         },
     )
-    # The door that brought no monster allows the fight from the hand.
-    ctx.run(
-        "fought from the hand after a door with no monster",
-        {
-            "players": [owner, _player("Rival")],
-            "deck": {"door": [DOOR]},
-            "steps": [{"kick_door": "Hero"}, {"look_for_trouble": name, "by": "Hero"}],
-            "expect": {"hand_sizes": {"Hero": 1}},
-        },
-    )
+    # The door that brought no monster allows the fight from the hand, whether the card is
+    # named to look for trouble or simply played; either way the fight is on, so the turn
+    # cannot end before it is over.
+    for label, step in (
+        ("fought from the hand after a door with no monster", {"look_for_trouble": name}),
+        ("played from the hand after a door with no monster, it is fought", {"play": name}),
+    ):
+        ctx.run(
+            label,
+            {
+                "players": [owner, _player("Rival")],
+                "deck": {"door": [DOOR]},
+                "steps": [{"kick_door": "Hero"}, {**step, "by": "Hero"}, {"end_turn": True}],
+                "expect": {"error": "combat", "hand_sizes": {"Hero": 1}},
+            },
+        )
