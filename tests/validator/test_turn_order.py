@@ -33,6 +33,8 @@ CASES = [
     ("turn:begin_turn:truth:34b40016", "on the next player's turn"),
     ("turn:begin_turn:truth:c686d865", "on the next player's turn"),
     ("turn:kick_door:boolean:81ea1f85", "on the next player's turn"),
+    # Each turn starts with no fight that lets the room be looted after it.
+    ("turn:begin_turn:truth:d80bbbe0", "no room looted after a fight on the next player's"),
     # Faster play: the next turn opens with a Door card drawn by listening at the door.
     ("turn:begin_turn:branch:7ad2fc57", "by listening at the door"),
     ("turn:begin_turn:statement:dd541ba9", "by listening at the door"),

@@ -218,6 +218,24 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
                 "expect": {"hand_sizes": {"Hero": 5, **others}},
             },
         )
+    # A fight means no room to loot on that turn, the next player's as much as the first's.
+    ctx.run(
+        "no room looted after a fight on the next player's turn",
+        {
+            "players": [
+                _player("Hero", 3, hand=[name]),
+                _player("Rival", 3, in_play=["Validator Gauntlet"]),
+            ],
+            "deck": {"door": [OGRE, DOOR], "treasure": ["Validator Trinket"] * 2},
+            "steps": [
+                {"end_turn": True},
+                {"kick_door": "Rival"},
+                {"resolve": True},
+                {"loot_room": "Rival"},
+            ],
+            "expect": {"error": "fought", "hand_sizes": {"Hero": 1, "Rival": 2}},
+        },
+    )
     # With the core rules' faster play, each turn opens by listening at the door: the next
     # player draws the top Door card (this one) into the hand before anything else.
     ctx.run(
