@@ -29,15 +29,16 @@ from validator.engine import (
     Ability,
     CharacterCard,
     DrawFromDiscard,
+    EquippedWithTag,
     ExtraBigItems,
     HandSize,
     OutcomeBase,
     RemoveMonster,
     RunAway,
     Strength,
+    UseMonsterLevel,
     WinsTies,
 )
-from validator.engine.cards import EquippedWithTag, UseMonsterLevel
 
 
 def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:

@@ -25,6 +25,7 @@ from validator.engine import (
     ConditionBase,
     CurseImmunity,
     EffectBase,
+    EquippedWithTag,
     EscapeByDiscard,
     ExtraCharacterCard,
     Mate,
@@ -37,9 +38,9 @@ from validator.engine import (
     RunAway,
     Strength,
     UsedTag,
+    UseMonsterLevel,
     parse_card,
 )
-from validator.engine.cards import EquippedWithTag, UseMonsterLevel
 
 _FULL = {"status": "full"}
 

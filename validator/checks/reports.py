@@ -14,7 +14,7 @@ import yaml
 
 from validator.engine import ENGINE_VERSION
 
-CHECKS_VERSION = "11"
+CHECKS_VERSION = "12"
 
 
 @dataclass
