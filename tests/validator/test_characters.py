@@ -1,21 +1,15 @@
 """Character abilities: what the card's cost and timing refuse is tried, not only the use."""
 
-import importlib
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 
 from tests.conftest import FIXTURE_SETS
-from tests.validator.test_played import planted
+from tests.validator.planting import assert_planted_bug_fails, planted
 from validator.checks import check_card
 from validator.checks.characters import _ability_refusals
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext
 from validator.engine import CharacterCard, SetDocument, load_set_file
-from validator.mutants.operators import mutants_of_module
-from validator.mutants.planting import _function_object, plant
 
 
 def test_berserking_is_refused_past_its_discards_and_outside_combat(
@@ -116,11 +110,7 @@ def test_a_broken_ability_rule_fails_the_class_card(
     core_set: SetDocument, name: str, mutant_id: str, check: str
 ) -> None:
     card = next(c for c in core_set.cards if c.name == name)
-    assert check_card(card, "munchkin-core").status == "pass"
-    with planted(mutant_id):
-        report = check_card(card, "munchkin-core")
-    assert report.status == "fail"
-    assert any(check in message for message in report.messages), report.messages
+    assert_planted_bug_fails(card, "munchkin-core", mutant_id, check)
 
 
 # Knife Training (Munchkin Impossible): +3 for each Knife item its owner has equipped, none
@@ -137,26 +127,7 @@ TAGGED_ITEM_CASES = [
 def test_a_broken_bonus_per_tagged_item_fails_knife_training(mutant_id: str, check: str) -> None:
     impossible = load_set_file(FIXTURE_SETS / "munchkin-impossible.yaml")
     card = next(c for c in impossible.cards if c.name == "Knife Training")
-    assert check_card(card, "munchkin-impossible").status == "pass"
-    with planted(mutant_id):
-        report = check_card(card, "munchkin-impossible")
-    assert report.status == "fail"
-    assert any(check in message for message in report.messages), report.messages
-
-
-@contextmanager
-def planted_method(mutant_id: str) -> Iterator[None]:
-    """Like `planted`, for a mutant of a method (`state:Player.trait_names:...`), whose
-    function `planted` looks up as a module attribute."""
-    module = mutant_id.split(":")[0]
-    mutant = next(m for m in mutants_of_module(module) if m.id == mutant_id)
-    function = _function_object(importlib.import_module(mutant.module_name), mutant.function)
-    original = function.__code__
-    plant(mutant)
-    try:
-        yield
-    finally:
-        function.__code__ = original
+    assert_planted_bug_fails(card, "munchkin-impossible", mutant_id, check)
 
 
 # A character with no Race card is Human: an item only for Humans is equipped once the Elf's
@@ -171,7 +142,7 @@ HUMAN_CASES = [
 def test_a_broken_human_default_fails_the_race_card(core_set: SetDocument, mutant_id: str) -> None:
     card = next(c for c in core_set.cards if c.name == "Elf")
     assert check_card(card, "munchkin-core").status == "pass"
-    with planted_method(mutant_id):
+    with planted(mutant_id):
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any("Human once Elf is discarded" in m for m in report.messages), report.messages

@@ -1,19 +1,14 @@
 """Whole games: the cards under test are met in seeded games, and a crash there fails the card."""
 
-import functools
-import importlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 from tests.conftest import FIXTURE_SETS
+from tests.validator.planting import planted
 from validator.checks import CardReport
 from validator.checks.games import _die_fault, add_real_play, meet_in_games
 from validator.engine import load_set_file
-from validator.mutants.operators import mutants_of_module
-from validator.mutants.planting import plant
 
 CORE = [
     ("munchkin-core", card) for card in load_set_file(FIXTURE_SETS / "munchkin-core.yaml").cards
@@ -47,21 +42,6 @@ def test_a_crash_in_a_whole_game_fails_the_card(monkeypatch: pytest.MonkeyPatch)
     assert "the engine crashed (KeyError" in report.messages[-1]
 
 
-@contextmanager
-def planted_method(mutant_id: str) -> Iterator[None]:
-    """One mutant planted, for a method as well (`Class.method`), restored after."""
-    module = mutant_id.split(":")[0]
-    mutant = next(m for m in mutants_of_module(module) if m.id == mutant_id)
-    owner = importlib.import_module(mutant.module_name)
-    function: Any = functools.reduce(getattr, mutant.function.split("."), owner)
-    original = function.__code__
-    plant(mutant)
-    try:
-        yield
-    finally:
-        function.__code__ = original
-
-
 @pytest.mark.parametrize(
     "mutant_id", ["state:SeededDie.roll:number:013ddeaf", "state:SeededDie.roll:number:d2514596"]
 )
@@ -69,7 +49,7 @@ def test_a_die_that_is_not_six_sided_fails_every_card_of_the_games(mutant_id: st
     """A die that never shows a 1, or shows a 7, is caught before any game is played."""
     troll = [entry for entry in CORE if entry[1].name == "Net Troll"]
     assert _die_fault(1) is None
-    with planted_method(mutant_id):
+    with planted(mutant_id):
         assert _die_fault(1) is not None
         meeting = meet_in_games(troll, CORE)[("munchkin-core", "Net Troll")]
     assert meeting.crash is not None and "six-sided" in meeting.crash

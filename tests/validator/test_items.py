@@ -3,8 +3,7 @@ trading rule fails the item."""
 
 import pytest
 
-from tests.validator.test_played import planted
-from validator.checks import check_card
+from tests.validator.planting import assert_planted_bug_fails
 from validator.checks.items import _force_help_check
 from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
@@ -96,11 +95,7 @@ def test_a_broken_trading_rule_fails_the_item(
     core_set: SetDocument, name: str, mutant_id: str, check: str
 ) -> None:
     card = next(c for c in core_set.cards if c.name == name)
-    assert check_card(card, "munchkin-core").status == "pass"
-    with planted(mutant_id):
-        report = check_card(card, "munchkin-core")
-    assert report.status == "fail"
-    assert any(check in message for message in report.messages), report.messages
+    assert_planted_bug_fails(card, "munchkin-core", mutant_id, check)
 
 
 # (mutant, the sale check that must see it): selling, as every set's rules state it, tried with
@@ -119,11 +114,7 @@ def test_a_broken_curse_immunity_fails_the_item(
     core_set: SetDocument, mutant_id: str, check: str
 ) -> None:
     card = next(c for c in core_set.cards if c.name == "Sandals of Protection")
-    assert check_card(card, "munchkin-core").status == "pass"
-    with planted(mutant_id):
-        report = check_card(card, "munchkin-core")
-    assert report.status == "fail"
-    assert any(check in message for message in report.messages), report.messages
+    assert_planted_bug_fails(card, "munchkin-core", mutant_id, check)
 
 
 SALE_CASES = [
@@ -158,8 +149,4 @@ def test_a_broken_selling_rule_fails_the_item(
     core_set: SetDocument, mutant_id: str, check: str
 ) -> None:
     card = next(c for c in core_set.cards if c.name == "Chainsaw of Bloody Dismemberment")
-    assert check_card(card, "munchkin-core").status == "pass"
-    with planted(mutant_id):
-        report = check_card(card, "munchkin-core")
-    assert report.status == "fail"
-    assert any(check in message for message in report.messages), report.messages
+    assert_planted_bug_fails(card, "munchkin-core", mutant_id, check)

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from tests.factories import monster_document
-from tests.validator.test_played import planted
+from tests.validator.planting import planted
 from validator.checks import check_card, check_document
 from validator.checks.monsters import (
     _escape_cost_check,
