@@ -74,11 +74,13 @@ def test_from_the_set_page_to_the_help_page_to_a_card(
     expect(provenance).to_be_visible()
     expect(provenance.get_by_role("heading", name="Where this card comes from")).to_be_visible()
     # Player information first: the section sits below the stats, the rules engine below it.
-    stats_box = page.get_by_test_id("stats").bounding_box()
-    section_box = provenance.bounding_box()
-    engine_box = page.get_by_test_id("rules-engine").bounding_box()
-    assert stats_box and section_box and engine_box
-    assert stats_box["y"] < section_box["y"] < engine_box["y"]
+    # Measured once the page (its face image too) has loaded, all three in one layout.
+    page.wait_for_load_state("load")
+    tops = page.evaluate(
+        """() => ["stats", "provenance", "rules-engine"].map(
+            (id) => document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect().top)"""
+    )
+    assert tops[0] < tops[1] < tops[2], tops
     expect(page.get_by_test_id("rules-engine")).not_to_have_attribute("open", "")
     fits_and_passes_axe(page)
 
