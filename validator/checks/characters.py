@@ -24,7 +24,13 @@ from validator.checks.references import (
     _stand_in,
     _token,
 )
-from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
+from validator.checks.runner import (
+    CheckContext,
+    Covers,
+    _player,
+    expect_values,
+    typing_literal,
+)
 from validator.engine import (
     Ability,
     CharacterCard,
@@ -457,33 +463,16 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
         elif run and discards:
             total = sum(e.amount * discards for e in run)
             needed = 5 - total
-            ctx.run(
-                f"{ability.name} helps running away",
-                {
-                    "players": [
-                        _player("Hero", 6, in_play=[name], hand=hand),
-                        _player("Rival", 1, hand=[RAGE]),
-                    ],
-                    "combat": fight,
-                    "steps": [
-                        {"play": RAGE, "by": "Rival", "on": OGRE},
-                        {
-                            "use": name,
-                            "ability": ability.slug,
-                            "by": "Hero",
-                            "discard": hand[:discards],
-                        },
-                        {"resolve": True},
-                    ],
-                    "dice": [max(1, needed)],
-                },
-                expect_values(outcome="escaped"),
-                covers=[RunAway, "ability"],
-            )
+            # The roll the discards make just enough escapes; one below it (a face of the
+            # die) is still caught.
+            tries: list[tuple[int, str, str, Covers]] = [
+                (max(1, needed), "escaped", "", [RunAway, "ability"])
+            ]
             if needed - 1 >= 1:
-                # One below the roll the discards make enough: still caught.
+                tries.append((needed - 1, "caught", ", one short", []))
+            for die, outcome, short, covers in tries:
                 ctx.run(
-                    f"{ability.name} helps running away, one short",
+                    f"{ability.name} helps running away{short}",
                     {
                         "players": [
                             _player("Hero", 6, in_play=[name], hand=hand),
@@ -500,9 +489,10 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                             },
                             {"resolve": True},
                         ],
-                        "dice": [needed - 1],
+                        "dice": [die],
                     },
-                    expect_values(outcome="caught"),
+                    expect_values(outcome=outcome),
+                    covers=covers,
                 )
         _ability_effect_checks(ctx, card, ability)
         _ability_refusals(ctx, card, ability)
