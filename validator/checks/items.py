@@ -19,6 +19,7 @@ from validator.checks.runner import (
     _trait_names,
     expect_values,
 )
+from validator.checks.trading import _trade_limit_checks
 from validator.engine import (
     AutomaticEscape,
     AxisCondition,
@@ -425,8 +426,10 @@ def _trade_checks(
 ) -> None:
     """Trading it, as the rules of every set put it: Items on the table (never from the hand)
     change hands between two players, neither of them in combat (a fight elsewhere does not
-    stop them), never with oneself; what is received stays in play (carried when its slot is
-    taken); a player ends with at most one Big item, what he gives away no longer counted."""
+    stop them), never with oneself; what is received stays in play (equipped when its new
+    owner may use it, carried when its slot is taken); a player ends with at most one Big item,
+    what he gives away no longer counted; and the limits of `_trade_limit_checks` (Ships,
+    followers, the dead)."""
     name = card.name
     traits = [n for n in allowed.get("in_play", []) if n != name]
     sexed: dict[str, Any] = {"sex": sex} if sex else {}
@@ -436,12 +439,22 @@ def _trade_checks(
         # A rival who may use the item (the traits and sex it asks for), with these items.
         return _player("Rival", 3, in_play=[*traits, *items], **sexed)
 
+    # Given to a rival who may use it and has its slot free, it is equipped at once; a Small
+    # item goes to a player who already has his Big one all the same.
+    beside = TRINKET if card.big else CART
+    received: dict[str, Any] = {
+        "in_play": {"Rival": [name, beside]},
+        "not_in_play": {"Hero": [name]},
+    }
+    if not card.usable_by or traits or sex:  # the rival has what it asks for
+        received["equipped"] = {"Rival": [name]}
     ctx.run(
-        "given away, it stays in play with its new owner",
+        "given away, it stays in play with its new owner"
+        + ("" if card.big else ", beside his Big item"),
         {
-            "players": [owner, partner(TRINKET)],
+            "players": [owner, partner(beside)],
             "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
-            "expect": {"in_play": {"Rival": [name, TRINKET]}, "not_in_play": {"Hero": [name]}},
+            "expect": received,
         },
     )
     fillers = SLOT_FILLERS.get(card.slot or "")
@@ -520,6 +533,7 @@ def _trade_checks(
             "expect": {"in_play": {"Rival": [name]}, "not_in_play": {"Hero": [name]}},
         },
     )
+    _trade_limit_checks(ctx, name, owner, partner)
 
 
 # Small, slot-taking items worth 200 Gold each (the reference set), to make up a sale.

@@ -215,8 +215,11 @@ def check_can_hold(player: Player, card: CardInstance) -> None:
             f"{player.name} already has the Ship {_ships(player)[0].name}: one Ship at a time "
             "(Cheat! allows more)"
         )
+    # A Ship is Big, yet it does not count against the Big limit, coming in any more than
+    # held (Booty): a player with a Big item still takes a Ship.
     if (
         card.big
+        and card.slot != "ship"
         and card.uid not in player.cheats
         and len(_big_items(player)) + 1 > big_allowance(player)
     ):
