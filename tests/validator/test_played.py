@@ -86,6 +86,24 @@ CASES = [
     ("Hireling", "turn:sacrifice:compare:ff48e84f", "not sacrificed for an escape"),
     ("Hireling", "turn:sacrifice:compare:a03ec5b2", "not sacrificed for an escape"),
     ("Hireling", "turn:sacrifice:compare:4d47376a", "not sacrificed for an escape"),
+    # Hireling: gone, the second Big item he carried goes to the lowest-Level player.
+    ("Hireling", "badstuff:take_card:statement:c736bf0f", "goes to the lowest Level"),
+    # Steal a Level with no one named: a Level 2 player has a level to give; with everyone
+    # else at Level 1 there is none.
+    ("Steal a Level", "badstuff:_apply_one:number:2847272e", "from the one Level 2 player"),
+    ("Steal a Level", "badstuff:_apply_one:compare:ca96e866", "everyone else at Level 1"),
+    ("Steal a Level", "badstuff:_apply_one:branch:56519f4e", "everyone else at Level 1"),
+    # Wand of Dowsing with both discard piles empty takes nothing.
+    ("Wand of Dowsing", "badstuff:_apply_one:branch:ad4788bf", "discard piles empty"),
+    # Divine Intervention raises no dead Cleric.
+    ("Divine Intervention", "badstuff:change_level:branch:9d29906c", "acts as soon as it is"),
+    ("Divine Intervention", "badstuff:change_level:number:0516fb3f", "acts as soon as it is"),
+    # Hoard! drawn by the helper draws for the helper; its draws stop when no Treasure is
+    # left, and an empty deck is made again from the discards.
+    ("Hoard!", "badstuff:_apply_one:boolean:84b3ee2f", "it acts for the helper"),
+    ("Hoard!", "badstuff:_apply_one:compare:d9c9c92d", "it acts for the helper"),
+    ("Hoard!", "badstuff:_apply_one:branch:bcd43a92", "run the Treasure deck out"),
+    ("Hoard!", "state:Game.draw:branch:83a6299d", "made again from the discards"),
 ]
 
 
@@ -95,3 +113,11 @@ def test_a_broken_rule_fails_the_card_by_the_check_that_reads_it(
 ) -> None:
     card = next(c for c in _set("munchkin-core").cards if c.name == name)
     assert_planted_bug_fails(card, "munchkin-core", mutant_id, check)
+
+
+def test_a_second_ship_under_cheat_gives_the_best_run_away_bonus() -> None:
+    """Munchkin Booty: with two Ships (the second by Cheat!) the best Run Away bonus counts."""
+    card = next(c for c in _set("munchkin-booty").cards if c.name == "Cheat!")
+    assert_planted_bug_fails(
+        card, "munchkin-booty", "runaway:runaway_modifier:builtin:868a42c9", "a second Ship"
+    )

@@ -102,6 +102,8 @@ SHIP_CASES = [
     ("runaway:_run_from:statement:0348f894", "a slow Ship left behind"),
     ("runaway:_run_from:compare:9a4a2bf3", "does not slow running kept"),
     ("runaway:_run_from:number:5bdaae5e", "does not slow running kept"),
+    # An enhancer fitted on the Ship adds its bonus in the fight.
+    ("strength:side_member_strength:augmented:9e86cb72", "an enhancer fitted on the Ship"),
 ]
 
 

@@ -172,6 +172,13 @@ CASES = [
     ("Curse! Change Sex", "badstuff:_apply_one:compare:5283c69e", "victim changes sex"),
     # Booty: an enhancer fitted on a Ship leaves play with the Ship lost.
     ("Curse! Lose a Big Item", "badstuff:detach_item:statement:baad95bd", "fitted on the Ship"),
+    # An item not marked Big is Small, a carried one-shot too: a Small item loss spares the
+    # Big Cart, a Big item loss the potion, and the potion is no second Big item.
+    ("Curse! Lose a Small Item", "state:item_candidates:branch:e7da6c7c", "only a Big item"),
+    ("Curse! Lose a Big Item", "state:is_big:truth:b4d1263f", "only a carried potion"),
+    ("Curse! Lose a Small Item", "state:_static_fields:truth:47ea43c9", "and a carried potion"),
+    # The dead start their next turn with four cards from each deck.
+    ("Bullrog", "badstuff:kill:truth:1992dcfc", "four cards from each deck"),
 ]
 
 

@@ -204,6 +204,8 @@ def _gain_levels(effect: GainLevels, v: Victim, die: int) -> Outcome:
 def _gain_each(effect: GainLevels, v: Victim) -> list[Victim]:
     everyone: list[Victim | Seat] = [v, *v.others]
     for who in everyone:
+        if who.dead:
+            continue  # the dead cannot level up (core rules, Death)
         matches = _holds(effect.when, who)
         if matches is None:
             v.exact = False

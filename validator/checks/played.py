@@ -17,8 +17,10 @@ from typing import Any
 from validator.checks.oracle import Seat, Victim, _bonus, predict
 from validator.checks.references import (
     IMP,
+    ITEM_FACTS,
     OGRE,
     RAGE,
+    SHIP_SETS,
     STRANGER,
     _axis_card,
     _monster,
@@ -39,6 +41,7 @@ from validator.checks.runner import (
     _walk,
     expect_values,
 )
+from validator.checks.victims import DOOM, DOOM_CARD
 from validator.engine import (
     Ability,
     AddMonster,
@@ -298,20 +301,46 @@ def _outcomes_check(
                 _table_matches(victim, states),
                 covers=_kinds(outcomes) if all(_predictable(e) for e in outcomes) else [],
             )
+    if takes and not fight:
+        # Both discard piles empty (no card discarded yet): there is nothing to take, and the
+        # rest of the card acts as predicted.
+        bare = Victim(3, [], 0, set(), others=[s.copy() for s in OUTCOME_TABLE])
+        bare.target = target
+        ctx.run(
+            f"{source.label} with both discard piles empty",
+            {
+                "players": [
+                    _player("Hero", 3, in_play=source.table(), hand=source.hand()),
+                    _player("Rival", 5, in_play=OUTCOME_TABLE[0].items),
+                    _player("Third", 4),
+                ],
+                "steps": [source.step(on=target)],
+                "dice": [faces[0]],
+            },
+            _table_matches(bare, predict(outcomes, bare, faces[0])),
+        )
 
 
 def _on_draw_check(ctx: CheckContext, card: CardBase, outcomes: Sequence[EffectBase]) -> None:
     """Drawn the usual way (kicking the door, or as a monster's Treasure), it acts at once on
-    whoever draws it; two others have the traits its conditions name, one of them at Level 9."""
+    whoever draws it; two others have the traits its conditions name, one of them at Level 9.
+    Kicked open, a third with those traits was killed just before: the dead cannot level up
+    nor receive cards (core rules, Death), so nothing the card gives reaches them."""
     traits = _traits(c for e in outcomes for c in _conditions(e))
     others = [Seat("Rival", 4, traits=set(traits)), Seat("Third", 9, traits=set(traits))]
     players = [_player(s.name, s.level, in_play=_trait_names(traits)) for s in others]
     if card.deck == "door":
-        victim = Victim(3, [], 0, set(), others=others)
+        fallen = Seat("Fallen", 5, traits=set(traits), dead=True)
+        victim = Victim(3, [], 0, set(), others=[*others, fallen])
         document = {
-            "players": [_player("Hero", 3), *players],
+            "players": [
+                _player("Hero", 3, hand=[DOOM]),
+                *players,
+                _player(fallen.name, fallen.level, in_play=_trait_names(traits)),
+            ],
             "deck": {"door": [card.name]},
-            "steps": [{"kick_door": "Hero"}],
+            "steps": [{"play": DOOM, "by": "Hero", "on": fallen.name}, {"kick_door": "Hero"}],
+            "cards": [DOOM_CARD],
         }
     else:  # the first of the Ogre's 2 Treasures, after its level
         victim = Victim(4, ["Validator Gauntlet"], 1, set(), others=others)
@@ -326,6 +355,90 @@ def _on_draw_check(ctx: CheckContext, card: CardBase, outcomes: Sequence[EffectB
         document,
         _table_matches(victim, predict(outcomes, victim, 3)),
         covers=_kinds(outcomes) if all(_predictable(e) for e in outcomes) else [],
+    )
+    if card.deck == "treasure":
+        _on_draw_by_helper_check(ctx, card, outcomes)
+        if all(isinstance(e, DrawTreasures) for e in outcomes):
+            _draws_past_the_deck_check(ctx, card)
+
+
+def _draws_past_the_deck_check(ctx: CheckContext, card: CardBase) -> None:
+    """Its draws run the Treasure deck out (every other Treasure of the table but one is in
+    the Keeper's hand): the fighter gets the one left, and no more. Core rules, card
+    management: an empty deck is made again from its discards, so the Ogre's second Treasure
+    comes from the discards, where the card itself lies once it has acted (drawn again, it
+    finds nothing left to draw); with no discards either, nothing is drawn."""
+    treasures = [
+        c.name for _, c in ctx.library.cards() if c.deck == "treasure" for _ in range(c.copies or 1)
+    ]
+    if treasures.count(card.name) != 1 or "Validator Gauntlet" not in treasures:
+        return
+    rest = [n for n in treasures if n not in (card.name, "Validator Gauntlet")]
+    if not rest:
+        return
+    spare, kept = rest[0], rest[1:]
+    ctx.run(
+        "its draws run the Treasure deck out",
+        {
+            "players": [
+                _player("Hero", 3, in_play=["Validator Gauntlet"]),
+                _player("Keeper", 1, hand=kept),
+            ],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "deck": {"treasure": [card.name, spare]},
+            "steps": [{"resolve": True}],
+        },
+        expect_values(
+            outcome="won", levels={"Hero": 4}, hand_sizes={"Hero": 1, "Keeper": len(kept)}
+        ),
+    )
+    # The deck holds only the card, the rest but four in the Keeper's hand; the Hero sells
+    # those four (1,000 Gold: a level) before kicking open the door to the Ogre. The Ogre's
+    # second Treasure comes from the deck made again from the four sold, and the card's draws
+    # take three of the other three: the Hero ends with four cards.
+    sold = ["Validator Ram", "Validator Helm", "Validator Mail", "Validator Boots"]
+    if not all(name in rest for name in sold):
+        return
+    kept = list(rest)
+    for name in sold:
+        kept.remove(name)
+    ctx.run(
+        "its draws after the deck was made again from the discards",
+        {
+            "players": [
+                _player("Hero", 3, in_play=["Validator Gauntlet", *sold]),
+                _player("Keeper", 1, hand=kept),
+            ],
+            "deck": {"treasure": [card.name], "door": [OGRE]},
+            "steps": [{"sell": sold, "by": "Hero"}, {"kick_door": "Hero"}, {"resolve": True}],
+        },
+        expect_values(
+            outcome="won", levels={"Hero": 5}, hand_sizes={"Hero": 4, "Keeper": len(kept)}
+        ),
+    )
+
+
+def _on_draw_by_helper_check(
+    ctx: CheckContext, card: CardBase, outcomes: Sequence[EffectBase]
+) -> None:
+    """Drawn by a helper as their share of the Ogre's Treasure (the helper was promised both,
+    core rules, Asking for help): it acts on the helper who drew it, not on the fighter. The
+    helper is the Hero here, the one whose table is predicted; the fighter gets a level and
+    no card."""
+    fighter = Seat("Fighter", 4, ["Validator Gauntlet"])
+    victim = Victim(2, [], 1, set(), others=[fighter])  # the Ogre's second Treasure too
+    ctx.run(
+        "drawn by the helper, it acts for the helper",
+        {
+            "players": [
+                _player("Fighter", 3, in_play=["Validator Gauntlet"]),
+                _player("Hero", 2),
+            ],
+            "combat": {"fighter": "Fighter", "monsters": [OGRE]},
+            "deck": {"treasure": [card.name]},
+            "steps": [{"help": "Hero", "treasures": 2}, {"resolve": True}],
+        },
+        _table_matches(victim, predict(outcomes, victim, 3)),
     )
 
 
@@ -826,6 +939,50 @@ def _cheat_check(ctx: CheckContext, card: CardBase, effect: Cheat) -> None:
         },
         expect_values(fighter_strength=1 + _bonus(both)),
     )
+    if ctx.set_code in SHIP_SETS:
+        _second_ship_run(ctx, card)
+
+
+def _second_ship_run(ctx: CheckContext, card: CardBase) -> None:
+    """Munchkin Booty's rules name Cheat! as what lets a player have a second Ship; with more
+    than one, the best Run Away bonus counts (not the sum, nor the worst). The Hero (Level 3)
+    sails the +1 Ketch and cheats the +2 Clipper into play, then runs from the enraged Ogre:
+    a 3 gets away with the Clipper's +2, where the Ketch's +1 would be caught."""
+    ketch, clipper = "Validator Ketch", "Validator Clipper"
+    ships = [
+        {
+            "name": name,
+            "deck": "door",
+            "kind": "ship",
+            "slot": "ship",
+            "big": True,
+            "bonus": 1,
+            "gold": 300,
+            "effects": [{"type": "runaway", "amount": amount}],
+            "encoding": {"status": "full"},
+        }
+        for name, amount in ((ketch, 1), (clipper, 2))
+    ]
+    ctx.run(
+        "a second Ship under it, the best Run Away bonus counts",
+        {
+            "players": [
+                _player("Hero", 3, in_play=[ketch], hand=[card.name, clipper]),
+                _player("Rival", 1, hand=[RAGE]),
+            ],
+            "deck": {"door": [OGRE]},
+            "steps": [
+                {"play": card.name, "by": "Hero", "with": clipper},
+                {"kick_door": "Hero"},
+                {"play": RAGE, "by": "Rival", "on": OGRE},
+                {"resolve": True},
+            ],
+            "dice": [3],
+            "cards": ships,
+            "expect": {"in_play": {"Hero": [ketch, clipper]}},
+        },
+        expect_values(outcome="escaped", levels={"Hero": 3}),
+    )
 
 
 def _add_monster_check(ctx: CheckContext, card: CardBase, effect: AddMonster) -> None:
@@ -1111,37 +1268,119 @@ def _carry_check(ctx: CheckContext, card: CardBase, effect: CarryItem) -> None:
             else {"error": "Big", "in_play": {"Rival": ["Validator Ram"]}},
         },
     )
+    if effect.big:
+        _carrier_gone_run(ctx, card)
+
+
+def _carrier_gone_run(ctx: CheckContext, card: CardBase) -> None:
+    """The follower that carried the second Big item leaves play (a plain card discards it,
+    as Kill the Hireling does): the core rules' Big items rule gives the excess Big item to the
+    lowest-Level player who can carry one (the Rival, Level 2; Third, Level 1, already has
+    his), the Hero keeping the other, which one being the Hero's choice. The Ram and the Cart
+    make 700 Gold, too little to sell them for a level instead."""
+    dismissal = "Validator Dismissal"
+    bigs = ["Validator Cart", "Validator Ram"]
+    # (kept by the Hero, given to the Rival): either way round is the Hero's choice
+    shares = [(bigs[0], bigs[1]), (bigs[1], bigs[0])]
+
+    def accept(values: dict[str, Any]) -> str | None:
+        def items(name: str) -> list[str]:
+            return sorted(i for i in values["in_play"][name] if i in ITEM_FACTS)
+
+        got = (
+            items("Hero"),
+            items("Rival"),
+            items("Third"),
+            card.name in values["in_play"]["Hero"],
+        )
+        for kept, given in shares:
+            if got == ([kept], [given], ["Validator Ram"], False):
+                return None
+        return f"expected the Hero to keep one Big item and the Rival to get the other; got {got}"
+
+    ctx.run(
+        "the extra Big item it carried goes to the lowest Level once it is gone",
+        {
+            "players": [
+                _player("Hero", 3, in_play=[card.name, *bigs], hand=[dismissal]),
+                _player("Rival", 2),
+                _player("Third", 1, in_play=["Validator Ram"]),
+            ],
+            "steps": [{"play": dismissal, "by": "Hero"}],
+            "cards": [
+                {
+                    "name": dismissal,
+                    "deck": "treasure",
+                    "kind": "other_treasure",
+                    "effects": [{"type": "discard_card", "kind": card.kind_name}],
+                    "encoding": {"status": "full"},
+                }
+            ],
+        },
+        accept,
+    )
 
 
 def _steal_level_check(ctx: CheckContext, card: CardBase, effect: StealLevel) -> None:
     """A level taken from another player: from one at Level 2 (never below 1); with no one
-    named, from a player who has a level to spare; at Level 8 (9 is not the winning level);
-    never from a Level 1 player nor from oneself. The card is gone when it acted."""
+    named, from a player who has a level to spare (a Level 2 one too), and from no one when
+    every other player is at Level 1 (no one goes below Level 1, so there is no level to move);
+    at Level 8 (9 is not the winning level); never from a Level 1 player nor from oneself. The
+    card is gone when it acted."""
     if getattr(card, "timing", "any") in ("combat", "running_away", "on_draw"):
         return  # played outside a fight here; such a card is tried where it acts
-    runs: list[tuple[str, int, int, str | None, dict[str, Any]]] = [
-        # (label, the Hero's Level, the Rival's, who is named, what is expected)
-        ("from a Level 2 player", 3, 2, "Rival", {"levels": {"Hero": 4, "Rival": 1}}),
-        ("with no one named", 3, 1, None, {"levels": {"Hero": 4, "Rival": 1, "Third": 3}}),
-        ("at Level 8", 8, 2, "Rival", {"levels": {"Hero": 9, "Rival": 1}}),
-        ("refused from a Level 1 player", 3, 1, "Rival", {"error": True, "levels": {"Rival": 1}}),
-        ("refused from its own player", 3, 2, "Hero", {"error": True, "levels": {"Hero": 3}}),
+    runs: list[tuple[str, int, tuple[int, int], str | None, dict[str, Any]]] = [
+        # (label, the Hero's Level, the Rival's and Third's, who is named, what is expected)
+        ("from a Level 2 player", 3, (2, 4), "Rival", {"levels": {"Hero": 4, "Rival": 1}}),
+        (
+            "with no one named",
+            3,
+            (1, 4),
+            None,
+            {"levels": {"Hero": 4, "Rival": 1, "Third": 3}},
+        ),
+        (
+            "with no one named, from the one Level 2 player",
+            3,
+            (1, 2),
+            None,
+            {"levels": {"Hero": 4, "Rival": 1, "Third": 1}},
+        ),
+        (
+            "with no one named and everyone else at Level 1, no level moves",
+            3,
+            (1, 1),
+            None,
+            {"levels": {"Hero": 3, "Rival": 1, "Third": 1}},
+        ),
+        ("at Level 8", 8, (2, 4), "Rival", {"levels": {"Hero": 9, "Rival": 1}}),
+        (
+            "refused from a Level 1 player",
+            3,
+            (1, 4),
+            "Rival",
+            {"error": True, "levels": {"Rival": 1}},
+        ),
+        ("refused from its own player", 3, (2, 4), "Hero", {"error": True, "levels": {"Hero": 3}}),
     ]
     with ctx.together([StealLevel]):
-        for label, level, rival, named, expected in runs:
+        for label, level, (rival, third), named, expected in runs:
             refused = "error" in expected
+            # Whether a card that finds no level to take is still spent is not said: with
+            # everyone at Level 1 only the levels are judged.
+            spent = {} if third == 1 else {"hand_sizes": {"Hero": 1 if refused else 0}}
             ctx.run(
                 label,
                 {
                     "players": [
                         _player("Hero", level, hand=[card.name]),
                         _player("Rival", rival),
-                        _player("Third", 4),
+                        _player("Third", third),
                     ],
                     "steps": [
                         {"play": card.name, "by": "Hero", **({"on": named} if named else {})}
                     ],
-                    "expect": {**expected, "hand_sizes": {"Hero": 1 if refused else 0}},
+                    "expect": {**expected, **spent},
                 },
             )
 

@@ -49,6 +49,7 @@ from validator.checks.runner import (
     _trait_names,
     expect_values,
 )
+from validator.checks.victims import ENHANCER, ENHANCER_CARD, SHIP, SHIP_CARD
 from validator.engine import (
     AutomaticEscape,
     AxisCondition,
@@ -780,4 +781,19 @@ def _ship_running_checks(ctx: CheckContext, card: MonsterCard) -> None:
         "a Ship that does not slow running kept",
         {**fled([RAFT], escape), "expect": {"in_play": {"Hero": [RAFT]}}},
         expect_values(outcome="escaped", levels={"Hero": level}),
+    )
+    # An enhancer fitted on the Ship (Munchkin Booty rules: Items that enhance Ships; the
+    # Ship carries it) adds its bonus to the fight with the Ship's own: Level, +1, +1.
+    ctx.run(
+        "an enhancer fitted on the Ship adds its bonus",
+        {
+            "players": [
+                _player("Hero", level, in_play=[SHIP], hand=[ENHANCER]),
+                _player("Rival"),
+            ],
+            "deck": {"door": [card.name]},
+            "steps": [{"play": ENHANCER, "by": "Hero", "with": SHIP}, {"kick_door": "Hero"}],
+            "cards": [SHIP_CARD, ENHANCER_CARD],
+        },
+        expect_values(fighter_strength=level + SHIP_CARD["bonus"] + ENHANCER_CARD["bonus"]),
     )

@@ -240,6 +240,7 @@ def _table_runs(
     _power_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _follower_death_run(ctx, walked, predictor, deliver, level=level)
     _biggest_bonus_run(ctx, walked, predictor, deliver, caught=caught, level=level)
+    _item_size_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _one_dear_item_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _sex_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _fitted_ship_run(ctx, walked, predictor, deliver, level=level)
@@ -641,6 +642,62 @@ def _follower_death_run(
         "a dead victim's Hireling goes with the rest of their stuff",
         {**document, "expect": {"not_in_play": {"Hero": [HENCHMAN]}}},
     )
+    # The dead come back when the next player's turn begins, and on their own next turn
+    # start by drawing four cards from each deck (core rules, Death): the victim (whose turn
+    # it is) has eight cards once the Rival's turn and then the victim's own have begun.
+    document = deliver([_player("Hero", level), _player("Rival")], [], 3)
+    ctx.run(
+        "the dead victim's next turn starts with four cards from each deck",
+        {
+            **document,
+            "steps": [*document.get("steps", []), {"end_turn": True}, {"end_turn": True}],
+            "expect": {"dead": [], "hand_sizes": {"Hero": 8}, "levels": {"Hero": level}},
+        },
+    )
+
+
+# A one-shot Treasure given inline, carried on the table as potions may be: no card says it is
+# Big, so it is Small (core rules, Big items: any item not marked Big is Small).
+POTION = "Validator Potion"
+POTION_CARD: dict[str, Any] = {
+    "name": POTION,
+    "deck": "treasure",
+    "kind": "one_shot",
+    "bonus": 2,
+    "gold": 100,
+    "encoding": {"status": "full"},
+}
+
+
+def _item_size_runs(
+    ctx: CheckContext,
+    walked: Sequence[EffectBase],
+    predictor: Predictor,
+    deliver: Delivery,
+    *,
+    caught: bool,
+    level: int,
+) -> None:
+    """A loss of a Small or a Big item on victims the plain ones do not show: one whose only
+    item is the Big Cart (a Small item loss finds nothing), one carrying only a one-shot potion
+    (a Small item: a Big item loss finds nothing), and one with both (whichever size goes,
+    the other stays; the potion is no second Big item beside the Cart)."""
+    if not any(isinstance(e, LoseItems) and e.size is not None for e in walked):
+        return
+    ITEM_FACTS.setdefault(POTION, POTION_CARD)
+    victims = [
+        ("only a Big item", ["Validator Cart"], []),
+        ("only a carried potion", [], [POTION]),
+        ("a Big item and a carried potion", ["Validator Cart"], [POTION]),
+    ]
+    for label, in_play, carried in victims:
+        victim = Victim(level, [*in_play, *carried], 0, set())
+        hero = _player("Hero", level, in_play=in_play, carried=carried)
+        ctx.run(
+            f"an item of one size lost by a victim with {label}",
+            {**deliver([hero, _player("Rival")], [], 3), "cards": [POTION_CARD]},
+            _table_matches(victim, predictor(victim, 3), caught),
+        )
 
 
 def _biggest_bonus_run(
