@@ -121,3 +121,17 @@ def test_a_second_ship_under_cheat_gives_the_best_run_away_bonus() -> None:
     assert_planted_bug_fails(
         card, "munchkin-booty", "runaway:runaway_modifier:builtin:868a42c9", "a second Ship"
     )
+
+
+# SpongeBob's Wandering Monster puts two monsters in the fight: an Ally's bonus counts against
+# both, and an Ally given up escapes both (the set's rulebook, Allies).
+FOLLOWER_CASES = [
+    ("strength:side_member_strength:augmented:3c591861", "bonus counts against both monsters"),
+    ("runaway:_run_from:branch:f5390de7", "given up escapes both monsters"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), FOLLOWER_CASES)
+def test_a_broken_follower_rule_fails_wandering_monster(mutant_id: str, check: str) -> None:
+    card = next(c for c in _set("munchkin-spongebob").cards if c.name == "Wandering Monster")
+    assert_planted_bug_fails(card, "munchkin-spongebob", mutant_id, check)

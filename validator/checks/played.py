@@ -1010,6 +1010,55 @@ def _add_monster_check(ctx: CheckContext, card: CardBase, effect: AddMonster) ->
             ),
             covers=[AddMonster],
         )
+    follower_kind = SACRIFICED_FOLLOWERS.get(ctx.set_code)
+    if follower_kind is not None:
+        _sacrifice_from_two_run(ctx, card, follower_kind)
+
+
+# The sets whose rulebooks let a follower be given up to escape (SpongeBob's Allies, Super
+# Munchkin's Sidekicks): "automatic escape from all monsters in a combat".
+SACRIFICED_FOLLOWERS = {"munchkin-spongebob": "ally", "munchkin-super": "sidekick"}
+
+
+def _sacrifice_from_two_run(ctx: CheckContext, card: CardBase, follower_kind: str) -> None:
+    """The Imp brought in beside the Ogre (6 together): a plain follower of the kind the set's
+    rulebook names lends its +3 (SpongeBob's Allies "may grant you combat bonuses": the card
+    says how much), so the Level 4 Hero beats both, 7 to 6; enraged, they are too strong and the
+    Hero gives it up instead of rolling: no die is rolled (the 1s would be caught by both), the
+    Hero escapes both monsters and keeps the Level (the Rage makes the fight lost)."""
+    follower = f"Validator {follower_kind.title()}"
+    document = {
+        "name": follower,
+        "deck": "door",
+        "kind": follower_kind,
+        "bonus": 3,
+        "encoding": {"status": "full"},
+    }
+    players = [_player("Hero", 4, in_play=[follower]), _player("Rival", hand=[card.name, IMP])]
+    fight = {"fighter": "Hero", "monsters": [OGRE]}
+    brought = {"play": card.name, "by": "Rival", "with": IMP}
+    ctx.run(
+        f"the {follower_kind}'s bonus counts against both monsters",
+        {"players": players, "combat": fight, "steps": [brought], "cards": [document]},
+        expect_values(fighter_strength=4 + 3, monster_strength=6),
+    )
+    ctx.run(
+        f"the {follower_kind} given up escapes both monsters",
+        {
+            "players": [players[0], _player("Rival", hand=[card.name, IMP, RAGE])],
+            "combat": fight,
+            "steps": [
+                brought,
+                {"play": RAGE, "by": "Rival", "on": OGRE},
+                {"sacrifice": follower, "by": "Hero"},
+                {"resolve": True},
+            ],
+            "dice": [1, 1],
+            "cards": [document],
+            "expect": {"not_in_play": {"Hero": [follower]}},
+        },
+        expect_values(outcome="escaped", levels={"Hero": 4}),
+    )
 
 
 def _mate_check(ctx: CheckContext, card: CardBase, effect: Mate) -> None:
