@@ -64,6 +64,8 @@ JOINING_CASES = [
     ("turn:join_monster:statement:97ebd1fd", "joins a fight with a monster of its tag"),
     ("turn:join_monster:boolean:087d32d0", "not joined to a fight with no monster of its tag"),
     ("turn:join_monster:branch:4ca7b246", "not joined to a fight with no monster of its tag"),
+    # One monster of its tag in the fight is enough, beside others.
+    ("turn:join_monster:builtin:7df917f4", "joins a fight with the Ogre and a monster of its"),
 ]
 
 
@@ -72,4 +74,21 @@ def test_a_broken_joining_rule_fails_the_undead_monster(
     core_set: SetDocument, mutant_id: str, check: str
 ) -> None:
     card = next(c for c in core_set.cards if c.name == "Mr. Bones")
+    assert_planted_bug_fails(card, "munchkin-core", mutant_id, check)
+
+
+# (card, mutant, the check that must see it): the turn's rules a monster's own text brings in.
+MONSTER_CASES = [
+    # Swapped in against a character it refuses, the Amazon leaves and the fight is over.
+    ("Amazon", "turn:add_monster:statement:45860856", "against a character it refuses, it ends"),
+    # Death: the new character's fresh start is drawn once, not on every turn after.
+    ("Plutonium Dragon", "turn:begin_turn:truth:25bec9ee", "draws a fresh hand only once"),
+]
+
+
+@pytest.mark.parametrize(("name", "mutant_id", "check"), MONSTER_CASES)
+def test_a_broken_turn_rule_fails_the_monster_whose_text_brings_it(
+    core_set: SetDocument, name: str, mutant_id: str, check: str
+) -> None:
+    card = next(c for c in core_set.cards if c.name == name)
     assert_planted_bug_fails(card, "munchkin-core", mutant_id, check)

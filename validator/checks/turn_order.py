@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from validator.checks.monsters import Fight, _arrange
 from validator.checks.references import OGRE
 from validator.checks.runner import CheckContext, _player
-from validator.engine import MonsterCard
+from validator.engine import Death, MonsterCard, NoPursuit, RefusesCombat
 
 DOOR = "Validator Door"  # a Door card that is no monster: kicked open, it goes to the hand
+TRINKET = "Validator Trinket"  # a Treasure card with nothing to it
 
 
 # Tags under which a monster from the hand joins a fight with another monster of that tag:
@@ -32,6 +34,16 @@ def _joining_checks(ctx: CheckContext, card: MonsterCard) -> None:
         {
             **joined,
             "combat": {"fighter": "Hero", "monsters": [name]},
+            "steps": [{"join": name, "by": "Rival"}],
+            "expect": {"hand_sizes": {"Rival": 0}},
+        },
+    )
+    # One monster of its tag is enough, whatever else is in the fight.
+    ctx.run(
+        "joins a fight with the Ogre and a monster of its tag",
+        {
+            **joined,
+            "combat": {"fighter": "Hero", "monsters": [OGRE, name]},
             "steps": [{"join": name, "by": "Rival"}],
             "expect": {"hand_sizes": {"Rival": 0}},
         },
@@ -55,10 +67,81 @@ def _joining_checks(ctx: CheckContext, card: MonsterCard) -> None:
         )
 
 
+# Illusion's effect (core rules): a monster in the fight swapped for one from its player's hand.
+ILLUSION = "Validator Illusion"
+ILLUSION_DOCUMENT: dict[str, Any] = {
+    "name": ILLUSION,
+    "deck": "door",
+    "kind": "other_door",
+    "timing": "combat",
+    "effects": [{"type": "replace_monster"}],
+    "encoding": {"status": "full"},
+}
+
+
+def _swapped_in_refusal_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """A monster that will not fight some characters, swapped in from the hand (Illusion) against
+    one of them, leaves at once: the fight it was brought into is over, with the Treasure its
+    card gives instead, no level, and the turn may end."""
+    for refusal in (e for e in card.effects if isinstance(e, RefusesCombat)):
+        refused = Fight() if refusal.when is None else _arrange(refusal.when, True)
+        if refused is None or refusal.trade_treasures:
+            continue
+        ctx.run(
+            "swapped into a fight against a character it refuses, it ends the fight",
+            {
+                "cards": [ILLUSION_DOCUMENT],
+                "players": [refused.hero(2, hand=[ILLUSION, card.name]), _player("Rival", 3)],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "deck": {"treasure": [TRINKET] * refusal.treasures},
+                "steps": [
+                    {"play": ILLUSION, "by": "Hero", "on": OGRE, "with": card.name},
+                    {"end_turn": True},
+                ],
+                "expect": {
+                    "levels": {"Hero": 2},
+                    "treasures_drawn": refusal.treasures,
+                    "hand_sizes": {"Hero": refusal.treasures},
+                },
+            },
+        )
+
+
+def _death_return_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """Death (core rules): its victim's new character starts his next turn by drawing four
+    face-down cards from each deck, once only (the eight themselves are the victims' checks'):
+    a round later, three of the eight went as Charity to the lower-Level Rival, and nothing more
+    was drawn. A Level 8 Hero, above any Level it ignores, caught on a roll of 1."""
+    if not any(isinstance(b, Death) for b in card.bad_stuff or []):
+        return
+    level = max([8, *(e.max_level + 1 for e in card.effects if isinstance(e, NoPursuit))])
+    if level >= 10:
+        return
+    # Each end of turn hands it on: the Rival's turn (the dead come back), the Hero's (the
+    # fresh start), the Rival's, and the Hero's again.
+    ctx.run(
+        "its victim draws a fresh hand only once",
+        {
+            "players": [_player("Hero", level), _player("Rival", 3)],
+            "combat": {"fighter": "Hero", "monsters": [card.name]},
+            "deck": {"door": [DOOR] * 5, "treasure": [TRINKET] * 5},
+            "dice": [1],
+            "steps": [{"resolve": True}, *[{"end_turn": True}] * 4],
+            "expect": {
+                "dead": [],
+                "levels": {"Hero": level},
+                "hand_sizes": {"Hero": 5, "Rival": 3},
+            },
+        },
+    )
+
+
 def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
     name = card.name
     if set(card.tags) & set(JOINING_TAGS):
         _joining_checks(ctx, card)
+    _swapped_in_refusal_checks(ctx, card)
+    _death_return_checks(ctx, card)
     owner = _player("Hero", 3, hand=[name])
     refusals: list[tuple[str, dict[str, Any], str, dict[str, int]]] = [
         # (label, the table, what the refusal says, the hand sizes after it)
