@@ -71,6 +71,8 @@ bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(PY) manage.py load_catalog
 	$(PY) manage.py bench_validation
 	$(PY) manage.py bench_search
+	@# The same search on PostgreSQL when one is given (it builds <name>_bench there).
+	$(if $(BENCH_POSTGRES_URL),DATABASE_URL=$(BENCH_POSTGRES_URL) $(PY) manage.py bench_search,@echo "bench_search on PostgreSQL: set BENCH_POSTGRES_URL=postgres://... to run it")
 	$(PY) manage.py bench_pack
 	$(PY) manage.py bench_proxies
 	$(BIN)/pytest tests/abuse -q  # each hostile request's CPU seconds and memory (issue 15)

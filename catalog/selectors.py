@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import yaml
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q, QuerySet, Sum
 
 from catalog.exports.set_yaml import SetFile, set_info
 from catalog.faces import face_key
@@ -68,22 +68,30 @@ def _viewer_id(viewer: Viewer) -> int | None:
     return viewer.pk if viewer.is_authenticated else None
 
 
-def visible_sets(*, viewer: Viewer) -> QuerySet[CardSet]:
-    """Sets the viewer may open by their address: official, public and unlisted sets, and
-    every set of their own. Anyone else's private set does not exist for them (404)."""
+def _visible(viewer: Viewer) -> Q:
     visible = Q(official=True) | Q(visibility__in=("public", "unlisted"))
     if (viewer_id := _viewer_id(viewer)) is not None:
         visible |= Q(owner_id=viewer_id)
-    return CardSet.objects.filter(visible)
+    return visible
+
+
+def _listed(viewer: Viewer) -> Q:
+    listed = Q(official=True) | Q(visibility="public")
+    if (viewer_id := _viewer_id(viewer)) is not None:
+        listed |= Q(owner_id=viewer_id)
+    return listed
+
+
+def visible_sets(*, viewer: Viewer) -> QuerySet[CardSet]:
+    """Sets the viewer may open by their address: official, public and unlisted sets, and
+    every set of their own. Anyone else's private set does not exist for them (404)."""
+    return CardSet.objects.filter(_visible(viewer))
 
 
 def listed_sets(*, viewer: Viewer) -> QuerySet[CardSet]:
     """Sets that listings and search show the viewer: official and public sets, and their
     own. Unlisted sets are reached only through their address (or `set:CODE`)."""
-    listed = Q(official=True) | Q(visibility="public")
-    if (viewer_id := _viewer_id(viewer)) is not None:
-        listed |= Q(owner_id=viewer_id)
-    return CardSet.objects.filter(listed)
+    return CardSet.objects.filter(_listed(viewer))
 
 
 def sets_owned_by(*, owner: User, viewer: Viewer) -> QuerySet[CardSet]:
@@ -165,22 +173,48 @@ def card_search(*, query: str, viewer: Viewer | None) -> tuple[QuerySet[Card], l
 
 
 def _compiled_search(*, query: str, viewer: Viewer | None) -> tuple[QuerySet[Card], CompiledQuery]:
-    visible = CardSet.objects.all() if viewer is None else visible_sets(viewer=viewer)
-    listed = CardSet.objects.all() if viewer is None else listed_sets(viewer=viewer)
-    listed_ids = set(listed.values_list("pk", flat=True))
-    sets = {
-        code: (pk, official) for pk, code, official in visible.values_list("pk", "code", "official")
-    }
+    # Every set, deleted ones too, is read once with what the viewer may do with it: the
+    # compiler needs the visible codes and the listed ones, the scope needs all ids.
+    live = Q(deleted_at__isnull=True)
+    rows = CardSet.everything.annotate(
+        is_visible=ExpressionWrapper(
+            live & (Q() if viewer is None else _visible(viewer)), output_field=BooleanField()
+        ),
+        is_listed=ExpressionWrapper(
+            live & (Q() if viewer is None else _listed(viewer)), output_field=BooleanField()
+        ),
+    ).values_list("pk", "code", "official", "is_visible", "is_listed")
+    every, listed_ids, sets = [], set(), {}
+    for pk, code, official, is_visible, is_listed in rows:
+        every.append(pk)
+        if is_visible:
+            sets[code] = (pk, official)
+        if is_listed:
+            listed_ids.add(pk)
     listed_codes = [code for code, (pk, _) in sets.items() if pk in listed_ids]
     compiled = compile_query(query, sets=sets, listed=listed_codes)
-    scope = sorted(listed_ids | set(compiled.named_sets))
+    scope = listed_ids | set(compiled.named_sets)
     cards = (
         Card.objects.select_related("card_set")
-        .filter(card_set_id__in=scope)
+        .filter(_in_sets(scope, every))
         .filter(compiled.q)
         .order_by(*compiled.order)
     )
     return cards, compiled
+
+
+def _in_sets(scope: set[int], every: list[int]) -> Q:
+    """Cards of the sets in `scope` (`every`: the ids of all sets), written the cheaper way
+    round. A search usually covers nearly every set (all official and public ones), and a
+    list of them all makes the database test every row against it and misjudge how few rows
+    a filter leaves; the sets left out are then the shorter list, and often none. Sets made
+    after `every` was read have higher ids (ids only grow), so the bound keeps a set created
+    meanwhile, perhaps a private one, out of the answer as the list would."""
+    left_out = set(every) - scope
+    if len(left_out) >= len(scope):
+        return Q(card_set_id__in=sorted(scope))
+    within = Q(card_set_id__lte=max(every))
+    return within & ~Q(card_set_id__in=sorted(left_out)) if left_out else within
 
 
 @dataclass

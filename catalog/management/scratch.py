@@ -13,11 +13,15 @@ from django.db import connection
 
 
 @contextmanager
-def scratch_database(keep: Path | None = None, purpose: str = "bench") -> Iterator[Path]:
+def scratch_database(
+    keep: Path | None = None, purpose: str = "bench", *, keep_database: bool = False
+) -> Iterator[Path]:
     """Run the body against a fresh database; yields a scratch folder for files.
 
     On PostgreSQL the database is `<name>_<purpose>`, never the test suite's own `test_<name>`
-    (the load test and the benchmarks also run inside the test suite)."""
+    (the load test and the benchmarks also run inside the test suite). With `keep` (SQLite) or
+    `keep_database` (either), the database is reused when it exists and kept afterwards."""
+    keep_database = keep_database or keep is not None
     with tempfile.TemporaryDirectory(prefix=f"cardsite-{purpose}-") as scratch:
         if connection.vendor == "sqlite":
             path = keep.resolve() if keep else Path(scratch) / f"{purpose}.sqlite3"
@@ -26,9 +30,9 @@ def scratch_database(keep: Path | None = None, purpose: str = "bench") -> Iterat
             name = connection.settings_dict["NAME"]
             connection.settings_dict["TEST"]["NAME"] = f"{name}_{purpose}"
         old_name = connection.creation.create_test_db(
-            verbosity=0, autoclobber=True, serialize=False, keepdb=keep is not None
+            verbosity=0, autoclobber=True, serialize=False, keepdb=keep_database
         )
         try:
             yield Path(scratch)
         finally:
-            connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keep is not None)
+            connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keep_database)

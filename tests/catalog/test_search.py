@@ -24,8 +24,9 @@ from catalog.search.parser import (
     replace_terms,
 )
 from catalog.selectors import card_search
-from catalog.services import set_create
+from catalog.services import card_create, set_create
 from tests.conftest import CORE_SET
+from tests.factories import monster_document
 
 
 def names(query: str) -> tuple[list[str], list[str]]:
@@ -394,5 +395,36 @@ def test_the_search_page_reads_the_sets_a_query_may_reach_once(core_catalog: Non
     assert answer.status_code == 200
     assert "monster" in answer.content.decode()  # the corrected query is offered
     set_reads = [q["sql"] for q in queries.captured_queries if 'FROM "catalog_cardset"' in q["sql"]]
-    # One read for the correction's count, which searches again: two per search, two searches.
-    assert len(set_reads) == 4, set_reads
+    # One read of the sets per search: the search, then the corrected query's count.
+    assert len(set_reads) == 2, set_reads
+
+
+# --- the sets a search covers, however the scope is written --------------------------------
+
+
+def _monster_in(owner: User, code: str, visibility: str, name: str) -> None:
+    card_set = set_create(owner=owner, code=code, name=code, visibility=visibility)
+    card_create(card_set=card_set, actor=owner, document=monster_document(name=name))
+
+
+@pytestmark_db
+@pytest.mark.parametrize("private_sets", [1, 12])
+def test_a_search_never_reaches_anothers_private_set(
+    core_catalog: None, alice: User, bob: User, private_sets: int
+) -> None:
+    _monster_in(alice, "alice-public", "public", "Glimmer Slug")
+    for n in range(private_sets):
+        _monster_in(alice, f"alice-private-{n}", "private", f"Secret Slug {n}")
+    # With one private set, the sets left out are the shorter list; with twelve, those in.
+    for viewer in (AnonymousUser(), bob):
+        cards, _ = card_search(query="slug", viewer=viewer)
+        assert [c.name for c in cards] == ["Glimmer Slug"]
+    cards, _ = card_search(query="slug", viewer=alice)
+    assert len(cards) == private_sets + 1
+
+
+@pytestmark_db
+def test_a_set_made_while_a_search_runs_stays_out_of_it(core_catalog: None, alice: User) -> None:
+    cards, _ = card_search(query="slug", viewer=AnonymousUser())
+    _monster_in(alice, "alice-late", "private", "Late Slug")
+    assert [c.name for c in cards] == []

@@ -130,7 +130,8 @@ FLAVOUR = [
 class Command(BaseCommand):
     help = (
         "Benchmark: generate a catalog of --cards cards in a scratch database and time "
-        f"{len(QUERIES)} representative API searches (p50 / p95; budget p95 <= 50 ms)."
+        f"{len(QUERIES)} representative API searches (p50 / p95; budget p95 <= 50 ms on "
+        "SQLite and on PostgreSQL)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -138,6 +139,12 @@ class Command(BaseCommand):
         parser.add_argument("--sets", type=int, default=40, help="custom sets to spread them on")
         parser.add_argument("--rounds", type=int, default=15, help="timed runs of each query")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--keep",
+            action="store_true",
+            help="keep the scratch database afterwards and reuse it when it already holds the "
+            "generated cards (on PostgreSQL: <name>_bench)",
+        )
         parser.add_argument(
             "--database-file",
             help="a SQLite file to build the catalog in and keep (reused when it already "
@@ -148,7 +155,7 @@ class Command(BaseCommand):
         keep = options["database_file"]
         if keep and connection.vendor != "sqlite":
             raise CommandError("--database-file is for SQLite (PostgreSQL uses <name>_bench)")
-        with scratch_database(Path(keep) if keep else None):
+        with scratch_database(Path(keep) if keep else None, keep_database=options["keep"]):
             self.run(options)
 
     def run(self, options: dict[str, Any]) -> None:
@@ -169,7 +176,9 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"{Card.objects.count():,} cards in all, on {connection.vendor}")
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+            # What autovacuum does to a table at rest: statistics for the planner, and on
+            # PostgreSQL the visibility map that lets a count read an index alone.
+            cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
 
         # The in-process client calls itself "testserver"; let it in for the run only.
         with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
@@ -205,7 +214,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"\nall {len(everything)} requests: p50 {percentile(everything, 50):.1f} ms, "
             f"p95 {p95:.1f} ms, mean {statistics.fmean(everything):.1f} ms "
-            f"(budget p95 <= {BUDGET_P95_MS:.0f} ms on SQLite: "
+            f"(budget p95 <= {BUDGET_P95_MS:.0f} ms on {connection.vendor}: "
             f"{'met' if p95 <= BUDGET_P95_MS else 'NOT met'})"
         )
 
