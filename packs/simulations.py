@@ -151,6 +151,7 @@ def simulation_run(*, simulation_id: int) -> None:
             games=simulation.games,
             seed=simulation.seed,
             on_game=_progress_writer(simulation_id, simulation.games),
+            jobs=settings.SIMULATION_JOBS,
         )
         result: dict[str, Any] = stats.as_json()
         result.update(

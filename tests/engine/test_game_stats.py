@@ -2,6 +2,7 @@
 fought and beaten, and levels gained per turn."""
 
 import json
+from typing import Any
 
 from validator.engine.game import Stats, simulate
 from validator.engine.scenario import CardLibrary, library_from_set_files
@@ -59,3 +60,29 @@ def test_an_empty_report_is_still_complete() -> None:
     report = Stats().as_json()
     assert report["game_lengths"] == {} and report["levels_per_turn"] == {}
     assert report["mean_levels_per_turn"] == 0 and report["players"] == 0
+
+
+def _statistics(
+    library: CardLibrary, *, jobs: int, seed: int = 5
+) -> tuple[dict[str, Any], list[int]]:
+    played: list[int] = []
+    stats = simulate(
+        list(library.cards()), players=4, games=20, seed=seed, jobs=jobs, on_game=played.append
+    )
+    report = stats.as_json()
+    report.pop("games_per_second")  # the only figure that is the machine's, not the games'
+    return report, played
+
+
+def test_the_same_seed_gives_the_same_statistics_in_any_number_of_processes(
+    core_library: CardLibrary,
+) -> None:
+    alone, played = _statistics(core_library, jobs=1)
+    assert played == list(range(20))
+    assert alone["games"] == 20 and sum(alone["game_lengths"].values()) == 20
+    for jobs in (2, 3):  # batches of 2 games, then of 1
+        report, played = _statistics(core_library, jobs=jobs)
+        assert report == alone
+        assert played == list(range(20))  # progress in game order
+    other_seed, _ = _statistics(core_library, jobs=2, seed=6)
+    assert other_seed != alone  # the comparison can tell two runs apart

@@ -123,6 +123,29 @@ def test_simulate_plays_a_pack_file_without_breaking_an_invariant(tmp_path: Path
     assert "Lobster Mobster" in report["monsters"] or "Maul Rat" in report["monsters"]
 
 
+def test_simulate_prints_the_same_statistics_in_one_process_or_two(tmp_path: Path) -> None:
+    pack_file = tmp_path / "core.pack.json"
+    pack_file.write_bytes(pack_json(pack_data("munchkin-core")))
+    reports = []
+    for jobs in ("1", "2"):
+        out = io.StringIO()
+        call_command(
+            "simulate", "--pack", str(pack_file), "--games", "16", "--seed", "4",
+            "--jobs", jobs, "--json", stdout=out,
+        )  # fmt: skip
+        report = json.loads(out.getvalue())
+        report.pop("games_per_second")
+        reports.append(report)
+    assert reports[0] == reports[1]
+    assert sum(reports[0]["game_lengths"].values()) == 16
+
+
+def test_simulate_refuses_a_number_of_processes_out_of_range() -> None:
+    for jobs in ("0", "65"):
+        with pytest.raises(CommandError, match="--jobs must be between 1 and 64"):
+            call_command("simulate", "--games", "1", "--jobs", jobs)
+
+
 def test_simulate_refuses_a_bad_pack_file_naming_the_problem(tmp_path: Path) -> None:
     data = json.loads(pack_json(pack_data("munchkin-core")))
     data["decks"]["door"][0]["copies"] = 99  # no longer matches its checksum

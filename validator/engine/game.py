@@ -8,10 +8,12 @@ real play, and to measure the engine, not to play well.
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from itertools import chain
@@ -531,6 +533,18 @@ class Stats:
     violations: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
+    def merge(self, other: Stats) -> None:
+        """Add the games of `other`, played after this run's (their lists follow these)."""
+        self.games += other.games
+        self.turns += other.turns
+        self.wins_by_seat.update(other.wins_by_seat)
+        self.fought.update(other.fought)
+        self.beaten.update(other.beaten)
+        self.levels_per_turn.update(other.levels_per_turn)
+        self.unfinished += other.unfinished
+        self.invariant_violations += other.invariant_violations
+        self.violations += other.violations
+
     def as_json(self) -> dict[str, Any]:
         """The report: JSON types only, keys in a fixed order (histogram keys are strings of
         whole numbers, in numeric order)."""
@@ -585,29 +599,100 @@ def simulate(
     options: Options | None = None,
     on_game: Callable[[int], None] | None = None,
     check_every_move: bool = True,
+    jobs: int = 1,
 ) -> Stats:
     """Play seeded games; the same seed gives the same games and the same statistics.
 
     With check_every_move (the default) the invariants are checked after every move; without,
     only at the end of each game (the engine's own speed, as a pack's user would run it).
+    With `jobs` above 1 the games are played in that many processes: each game's seed comes
+    from its number alone and the results are merged in game order, so the statistics are the
+    same whatever `jobs` is (only the seconds differ). `on_game` is called once per game
+    played, in the calling process.
     """
-    stats = Stats(players=players)
     start = time.perf_counter()
-    for index in range(games):
-        game = build_game(cards, players=players, seed=seed * 1_000_003 + index, options=options)
-        game.check_every_move = check_every_move
-        try:
-            play_game(game, stats)
-        except InvariantViolation as exc:
-            stats.games += 1
-            stats.invariant_violations += 1
-            stats.violations.append(f"game {index}: {exc}")
-        if not check_every_move:
-            problems = check_invariants(game)
-            if problems:
-                stats.invariant_violations += 1
-                stats.violations.append(f"game {index}: {'; '.join(problems)}")
-        if on_game is not None:
-            on_game(index)
+    plan = _GamePlan(tuple(cards), players, seed, options, check_every_move)
+    if jobs <= 1 or games <= 1:
+        stats = plan.play(range(games), on_game)
+    else:
+        stats = _simulate_in_processes(plan, games, jobs, on_game)
     stats.seconds = time.perf_counter() - start
     return stats
+
+
+@dataclass(frozen=True)
+class _GamePlan:
+    """What every game of a run shares; a game is then its number alone."""
+
+    cards: tuple[tuple[str, CardBase], ...]
+    players: int
+    seed: int
+    options: Options | None
+    check_every_move: bool
+
+    def play(self, indexes: Iterable[int], on_game: Callable[[int], None] | None = None) -> Stats:
+        stats = Stats(players=self.players)
+        for index in indexes:
+            game = build_game(
+                self.cards,
+                players=self.players,
+                seed=self.seed * 1_000_003 + index,
+                options=self.options,
+            )
+            game.check_every_move = self.check_every_move
+            try:
+                play_game(game, stats)
+            except InvariantViolation as exc:
+                stats.games += 1
+                stats.invariant_violations += 1
+                stats.violations.append(f"game {index}: {exc}")
+            if not self.check_every_move:
+                problems = check_invariants(game)
+                if problems:
+                    stats.invariant_violations += 1
+                    stats.violations.append(f"game {index}: {'; '.join(problems)}")
+            if on_game is not None:
+                on_game(index)
+        return stats
+
+
+# The plan of the run a worker process serves, set once by the pool's initializer so that the
+# cards cross to each process once, not with every batch of games.
+_WORKER_PLAN: _GamePlan | None = None
+
+
+def _worker_start(plan: _GamePlan) -> None:
+    global _WORKER_PLAN
+    _WORKER_PLAN = plan
+
+
+def _worker_play(first: int, stop: int) -> Stats:
+    assert _WORKER_PLAN is not None, "a worker plays only after its pool started it"
+    return _WORKER_PLAN.play(range(first, stop))
+
+
+def _simulate_in_processes(
+    plan: _GamePlan, games: int, jobs: int, on_game: Callable[[int], None] | None
+) -> Stats:
+    # Batches small enough that progress moves and the processes finish together, large
+    # enough that handing them out costs little beside a game (a few milliseconds each).
+    size = max(1, min(25, games // (jobs * 4)))
+    batches = [(first, min(games, first + size)) for first in range(0, games, size)]
+    # forkserver, not fork: the caller may be a web process with threads and open sockets.
+    # The server imports the engine once; each worker is forked from it ready to play.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    merged = Stats(players=plan.players)
+    with ProcessPoolExecutor(
+        max_workers=min(jobs, len(batches)),
+        mp_context=context,
+        initializer=_worker_start,
+        initargs=(plan,),
+    ) as pool:
+        futures = [pool.submit(_worker_play, first, stop) for first, stop in batches]
+        for (first, stop), future in zip(batches, futures, strict=True):
+            merged.merge(future.result())  # in game order, whatever order they finished
+            if on_game is not None:
+                for index in range(first, stop):
+                    on_game(index)
+    return merged

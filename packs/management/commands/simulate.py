@@ -1,4 +1,5 @@
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Never
@@ -10,6 +11,7 @@ from catalog.selectors import catalog_card_library
 from validator.engine import CardBase, Options, PackError, load_pack, simulate
 
 DEFAULT_SETS = "munchkin-core"
+MAX_JOBS = 64
 
 
 class Command(BaseCommand):
@@ -33,6 +35,13 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=os.cpu_count() or 1,
+            help="processes to play in (default: the cores); the statistics are the same "
+            "for the same seed whatever the number",
+        )
         parser.add_argument("--faster-play", action="store_true", help="the faster-play rules")
         parser.add_argument("--shared-victory", action="store_true")
         parser.add_argument("--json", action="store_true", help="one JSON object")
@@ -43,6 +52,8 @@ class Command(BaseCommand):
             raise CommandError("--players must be between 2 and 6")
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
+        if not 1 <= options["jobs"] <= MAX_JOBS:
+            raise CommandError(f"--jobs must be between 1 and {MAX_JOBS}")
         source: dict[str, Any]
         cards: list[tuple[str, CardBase]]
         if options["pack"] is not None:
@@ -81,6 +92,7 @@ class Command(BaseCommand):
             seed=options["seed"],
             options=Options(options["faster_play"], options["shared_victory"]),
             on_game=advance,
+            jobs=options["jobs"],
         )
         progress.close()
         report = stats.as_json()
