@@ -41,6 +41,9 @@ ACTIVE = (SimulationStatus.QUEUED, SimulationStatus.RUNNING)
 # A simulation waiting or running this long was lost (its process stopped): the longest takes
 # minutes. With the thread backend, a restart of the web process loses what it was running.
 STALE_AFTER = timedelta(hours=1)
+# Starting the worker processes costs about as much as playing 50 to 100 games: a
+# simulation gets one process per 50 of its games, up to SIMULATION_JOBS.
+GAMES_PER_PROCESS = 50
 STALE_ERROR = (
     "The simulation was lost before it finished (the server restarted, or no worker ran it "
     "within an hour). Start it again."
@@ -151,7 +154,7 @@ def simulation_run(*, simulation_id: int) -> None:
             games=simulation.games,
             seed=simulation.seed,
             on_game=_progress_writer(simulation_id, simulation.games),
-            jobs=settings.SIMULATION_JOBS,
+            jobs=min(settings.SIMULATION_JOBS, max(1, simulation.games // GAMES_PER_PROCESS)),
         )
         result: dict[str, Any] = stats.as_json()
         result.update(
