@@ -208,24 +208,54 @@ def arrange(game: Game, player: Player) -> None:
         return
     own_turn = player is game.active_player
     for card in list(player.hand):
-        definition = card.card
-        try:
-            if definition.kind_name in CHARACTER_KINDS and own_turn:
-                if not player.axis_cards(definition.kind_name):
+        for how in _arrangements(card.card):
+            if how in _ON_OWN_TURN and not own_turn:
+                continue
+            try:
+                if how == "character":
+                    if not player.axis_cards(card.kind):
+                        turn.play(game, player, card)
+                elif how == "follower":
+                    if not player.followers:
+                        turn.play(game, player, card)
+                elif how == "item":
+                    _play_item(game, player, card)
+                elif how == "level":
+                    if player.level < WINNING_LEVEL - 1:
+                        turn.play(game, player, card)
+                else:
                     turn.play(game, player, card)
-            elif effects_of(definition, ExtraCharacterCard) and own_turn:
-                turn.play(game, player, card)
-            elif definition.kind_name in ("hireling", "ally", "sidekick"):
-                if not player.followers:
-                    turn.play(game, player, card)
-            elif is_item(definition) and own_turn:
-                _play_item(game, player, card)
-            elif isinstance(definition, LevelCard) and player.level < WINNING_LEVEL - 1:
-                turn.play(game, player, card)
-        except RuleViolation:
-            continue
+            except RuleViolation:
+                pass
+            break
     if own_turn:
         _improve_equipment(game, player)
+
+
+# What `arrange` may do with a card, in the order it tries: a card is played the first way
+# that fits the moment (those in _ON_OWN_TURN only on its holder's own turn).
+_ON_OWN_TURN = frozenset({"character", "attachment", "item"})
+_ARRANGEMENTS: dict[int, tuple[CardBase, tuple[str, ...]]] = {}
+
+
+def _arrangements(definition: CardBase) -> tuple[str, ...]:
+    hit = _ARRANGEMENTS.get(id(definition))
+    if hit is not None and hit[0] is definition:
+        return hit[1]
+    kind = definition.kind_name
+    ways = tuple(
+        how
+        for how, fits in (
+            ("character", kind in CHARACTER_KINDS),
+            ("attachment", bool(effects_of(definition, ExtraCharacterCard))),
+            ("follower", kind in ("hireling", "ally", "sidekick")),
+            ("item", is_item(definition)),
+            ("level", isinstance(definition, LevelCard)),
+        )
+        if fits
+    )
+    _ARRANGEMENTS[id(definition)] = (definition, ways)
+    return ways
 
 
 def _play_item(game: Game, player: Player, card: CardInstance) -> None:
@@ -304,6 +334,9 @@ def _curse_the_leader(game: Game, player: Player) -> None:
 
 
 def check(game: Game) -> None:
+    """After every move a bot made: the bots' reckoning of the fight is stale, and (when the
+    game checks every move) the invariants must still hold."""
+    _RECKONED.pop(id(game), None)
     if not game.check_every_move:
         return
     problems = check_invariants(game)
@@ -314,6 +347,7 @@ def check(game: Game) -> None:
 def _fight(game: Game, stats: Stats) -> None:
     combat = game.combat
     assert combat is not None
+    _RECKONED.pop(id(game), None)
     met = {id(monster) for monster in combat.monsters}
     for monster in combat.monsters:
         stats.fought[monster.monster.name] += 1
@@ -345,8 +379,24 @@ def _fight(game: Game, stats: Stats) -> None:
     check(game)
 
 
+# The bots weigh a fight again and again between two moves; a move is always followed by
+# check(), which forgets this reckoning (a refused move changes nothing, so it may stay).
+# Kept per game (games may be played in several threads at once), by the game's id with the
+# game and the combat themselves, so that a reused id is never mistaken for them.
+_RECKONED: dict[int, tuple[Game, Combat, int, int]] = {}
+
+
+def _strengths(game: Game, combat: Combat) -> tuple[int, int]:
+    """The side's strength and the monsters', as the bots reckon them now."""
+    known = _RECKONED.get(id(game))
+    if known is None or known[0] is not game or known[1] is not combat:
+        known = (game, combat, side_strength(game, combat), monsters_strength(game, combat))
+        _RECKONED[id(game)] = known
+    return known[2], known[3]
+
+
 def _winning(game: Game, combat: Combat) -> bool:
-    ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
+    ours, theirs = _strengths(game, combat)
     return ours > theirs or (ours == theirs and side_wins_ties(game, combat))
 
 
@@ -409,7 +459,8 @@ def _strengthens_monsters(definition: CardBase) -> bool:
 
 def _boost(game: Game, combat: Combat, player: Player) -> None:
     """Play player-side one-shots and abilities while they can turn the fight."""
-    gap = monsters_strength(game, combat) - side_strength(game, combat)
+    ours, theirs = _strengths(game, combat)
+    gap = theirs - ours
     available = [
         c
         for c in list(player.hand) + list(player.carried)
@@ -450,13 +501,14 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
 
 def _ask_for_help(game: Game, combat: Combat) -> None:
     fighter = combat.fighter
-    gap = monsters_strength(game, combat) - side_strength(game, combat)
+    ours, theirs = _strengths(game, combat)
+    gap = theirs - ours
     candidates = sorted(
-        (p for p in game.others(fighter) if not p.dead),
-        key=lambda p: -side_member_strength(game, combat, p),
+        ((side_member_strength(game, combat, p), p) for p in game.others(fighter) if not p.dead),
+        key=lambda pair: -pair[0],
     )
-    for helper in candidates:
-        if side_member_strength(game, combat, helper) < gap:
+    for strength, helper in candidates:
+        if strength < gap:
             break
         # A rival will not help a fight that could win the game for the fighter.
         gained = sum((m.monster.levels_gained or 0) for m in combat.monsters)
@@ -582,6 +634,7 @@ def play_game(game: Game, stats: Stats, max_turns: int = MAX_TURNS) -> None:
         before = player.level
         play_turn(game, stats)
         levels_per_turn[player.level - before] += 1
+    _RECKONED.pop(id(game), None)
     stats.games += 1
     stats.turns.append(game.turn_number)
     if game.winner is None:
@@ -643,6 +696,7 @@ class _GamePlan:
             try:
                 play_game(game, stats)
             except InvariantViolation as exc:
+                _RECKONED.pop(id(game), None)
                 stats.games += 1
                 stats.invariant_violations += 1
                 stats.violations.append(f"game {index}: {exc}")
