@@ -161,3 +161,26 @@ def test_a_fitted_ship_goes_to_the_body(core_set: SetDocument, mutant_id: str) -
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any("enhancer fitted on their Ship" in m for m in report.messages), report.messages
+
+
+# (mutant, the check that must see it), tried with Super Munchkin's Trap! Congressional Hearing:
+# a Secret Identity rolls once against a Trap; 1 to 3 it misses, 6 it hits and is lost.
+SECRET_IDENTITY_CASES = [
+    ("turn:apply_curse:branch:cf39aa53", "a Trap misses a Secret Identity on a roll of 3"),
+    ("turn:apply_curse:compare:f7d21244", "a Trap misses a Secret Identity on a roll of 3"),
+    ("turn:apply_curse:branch:146bf299", "a Trap misses a Secret Identity on a roll of 3"),
+    ("turn:apply_curse:compare:888f7e55", "a Trap misses a Secret Identity on a roll of 3"),
+    ("turn:apply_curse:statement:cfb6e414", "a Trap misses a Secret Identity on a roll of 3"),
+    ("turn:apply_curse:branch:993c22fb", "on a roll of 6, which is lost"),
+    ("turn:apply_curse:number:e3490e57", "on a roll of 6, which is lost"),
+    ("turn:apply_curse:statement:06ed5fd7", "on a roll of 6, which is lost"),
+    ("turn:apply_curse:number:841766be", "on a roll of 6, which is lost"),
+    ("turn:apply_curse:compare:6166f32e", "a Trap misses a Secret Identity on a roll of 3"),
+]
+
+
+@pytest.mark.parametrize(("mutant_id", "check"), SECRET_IDENTITY_CASES)
+def test_a_broken_secret_identity_fails_the_trap(
+    hearing: CurseCard, mutant_id: str, check: str
+) -> None:
+    assert_planted_bug_fails(hearing, "munchkin-super", mutant_id, check)

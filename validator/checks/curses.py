@@ -1,6 +1,7 @@
 """Checks of curse cards: what a curse does when cast, on the victims like Bad Stuff; and its
 lasting part, which stays in play with the victim and acts later (`LASTING_CHECKS`: a penalty in
-the next combat, die rolls changed, bonuses only from one slot).
+the next combat, die rolls changed, bonuses only from one slot); and a Trap against a Secret
+Identity (`_secret_identity_checks`).
 
 Throwing cards away from the hand (`discard_from_hand`, a Trap's) is predicted here, from the
 card's count and the hand the victim holds; what it adds when the hand is short is left to the
@@ -154,6 +155,8 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
         )
     if lasting:
         _ends_with_slot_checks(ctx, card)
+    if card.kind_name == "trap":
+        _secret_identity_checks(ctx, card)
     for effect in lasting:
         check = LASTING_CHECKS.get(type(effect))
         if check is not None:
@@ -328,5 +331,53 @@ def _ends_with_slot_checks(ctx: CheckContext, card: CurseCard) -> None:
                 "dice": [3, 3],
                 "cards": [loss],
                 "expect": {**kept, "not_in_play": {"Hero": gone}},
+            },
+        )
+
+
+# Super Munchkin's Secret Identity, on a Power of Rank 1 with nothing else to it.
+MASK = "Validator Mask"
+MASK_DOCUMENT: dict[str, Any] = {
+    "name": MASK,
+    "deck": "door",
+    "kind": "power",
+    "rank": 1,
+    "effects": [{"type": "meta_ability", "ability": "secret_identity"}],
+    "encoding": {"status": "full"},
+}
+
+
+def _secret_identity_checks(ctx: CheckContext, card: CurseCard) -> None:
+    """Super Munchkin, Secret Identity: a Trap that would hit its owner is rolled against once;
+    on a 1 to 3 it misses (the victim, wearing every reference item with two cards in his hand,
+    keeps them all and his Level, and the Trap is discarded); on a 6 it hits and the Secret
+    Identity card is lost as well."""
+    hand = ["Validator Door"] * 2
+    wearer = _player("Hero", 4, in_play=[MASK, *EQUIPMENT], hand=hand)
+    for label, roll, expect in (
+        (
+            "a Trap misses a Secret Identity on a roll of 3",
+            3,
+            {
+                "levels": {"Hero": 4},
+                "in_play": {"Hero": [MASK, *EQUIPMENT]},
+                "not_in_play": {"Hero": [card.name]},
+                "hand_sizes": {"Hero": len(hand), "Rival": 0},
+            },
+        ),
+        (
+            "a Trap hits a Secret Identity on a roll of 6, which is lost",
+            6,
+            {"not_in_play": {"Hero": [MASK]}, "hand_sizes": {"Rival": 0}},
+        ),
+    ):
+        ctx.run(
+            label,
+            {
+                "cards": [MASK_DOCUMENT],
+                "players": [wearer, _player("Rival", 1, hand=[card.name])],
+                "steps": [{"play": card.name, "by": "Rival", "on": "Hero"}],
+                "dice": [roll],
+                "expect": expect,
             },
         )
