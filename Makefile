@@ -13,6 +13,7 @@ WORKERS     ?= auto
 run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(PORT)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py load_catalog
+	$(PY) manage.py draw_faces
 	@$(PY) manage.py validate_cards > /dev/null 2>&1 \
 	  && echo "Validated every card (python manage.py validate_cards shows the report)" \
 	  || echo "Some cards fail validation: python manage.py validate_cards shows which"
@@ -75,6 +76,7 @@ bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(if $(BENCH_POSTGRES_URL),DATABASE_URL=$(BENCH_POSTGRES_URL) $(PY) manage.py bench_search,@echo "bench_search on PostgreSQL: set BENCH_POSTGRES_URL=postgres://... to run it")
 	$(PY) manage.py bench_pack
 	$(PY) manage.py bench_proxies
+	$(PY) manage.py bench_faces
 	$(BIN)/pytest tests/abuse -q  # each hostile request's CPU seconds and memory (issue 15)
 
 mutants: setup ## mutation testing of the rules engine: kill rates and every survivor (MUTANTS="--sample 50")
@@ -94,6 +96,7 @@ serve: setup ## production mode on this machine: collectstatic, migrate, gunicor
 	  $(PY) manage.py migrate --no-input && \
 	  $(PY) manage.py createcachetable && \
 	  $(PY) manage.py load_catalog && \
+	  $(PY) manage.py draw_faces --no-progress && \
 	  exec $(PY) manage.py serve --bind $(HOST):$(PORT)
 
 loadtest: setup ## concurrent clients against gunicorn on loopback (SQLite, or DATABASE_URL)

@@ -371,6 +371,8 @@ PROXY_PDF_PER_HOUR = env_limit("PROXY_PDF_PER_HOUR", 30)
 # job's PDF is kept before the worker deletes it.
 PROXY_JOBS_PER_USER = env_limit("PROXY_JOBS_PER_USER", 2)
 SIMULATIONS_PER_USER = env_limit("SIMULATIONS_PER_USER", 3)
+# A saved card's face is drawn by the task worker before anyone asks (prints/drawing.py).
+FACES_AHEAD = env_bool("FACES_AHEAD", True)
 # Processes one simulation plays its games in (the statistics do not depend on it).
 SIMULATION_JOBS = env_limit("SIMULATION_JOBS", os.cpu_count() or 1)
 PROXY_JOB_KEEP_HOURS = env_limit("PROXY_JOB_KEEP_HOURS", 24)

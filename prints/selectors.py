@@ -49,14 +49,20 @@ def _art_bytes(card: Card) -> bytes | None:
     return data
 
 
+def face_cache_key(card: Card, key: str | None = None) -> str:
+    """Where a card's current face is kept in the "faces" cache (`key`: its face key, when
+    already worked out)."""
+    # The face prints the set's code, so two sets holding the same document differ.
+    return f"page-face:{key or face_key(card)}:{card.card_set.code}"
+
+
 def card_face(*, card: Card) -> tuple[str, bytes]:
     """(face key, PNG) of a card, rendered once per document, set and renderer version.
 
     Kept in the "faces" file cache, which every web process of the machine shares: drawing
     a face takes a fifth of a second, reading it back a millisecond."""
     key = face_key(card)
-    # The face prints the set's code, so two sets holding the same document differ.
-    cache_key = f"page-face:{key}:{card.card_set.code}"
+    cache_key = face_cache_key(card, key)
     faces = caches["faces"]
     png = faces.get(cache_key)
     if png is None:

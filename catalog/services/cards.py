@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from catalog.faces import faces_changed
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
 from catalog.search.facets import card_facets
 from catalog.selectors import catalog_cards
@@ -130,13 +131,16 @@ def card_write(
     base_revision: int | None = None,
     proposed_by: User | None = None,
     evidence: str = "",
+    face_ahead: bool = True,
 ) -> Card:
     """Create (`row` None) or replace a card from its typed definition, recording the saved
     document as a new revision; the one path every writer (loads, editor, API, imports,
     reverts) takes. With `base_revision`, the write happens only if the card is still at that
     revision, checked and bumped in one UPDATE so two concurrent saves cannot both succeed:
     the later raises StaleRevisionError and changes nothing. `proposed_by` and `evidence`
-    record, on the revision, the player whose proposal a curator (`actor`) accepted."""
+    record, on the revision, the player whose proposal a curator (`actor`) accepted. Its
+    new face is queued to be drawn before anyone asks (`face_ahead`; a load has its faces
+    drawn in one pass instead)."""
     columns = card_columns(typed)
     with transaction.atomic():
         if row is None:
@@ -158,6 +162,8 @@ def card_write(
             row, columns, actor=actor, source=source, proposed_by=proposed_by, evidence=evidence
         ).save(force_insert=True)
         card_index_refresh(card_row=row, card=typed)
+        if face_ahead:
+            faces_changed([row.pk])
     return row
 
 
@@ -305,6 +311,7 @@ def card_art_set(*, card: Card, actor: Actor, upload: UploadedFile[bytes]) -> Ca
         card.art.delete(save=False)
     card.art.save(f"{card.card_set.code}-{card.slug}{_suffix(upload)}", upload, save=False)
     card.save(update_fields=["art", "updated_at"])
+    faces_changed([card.pk])  # the art is drawn on the face
     return card
 
 

@@ -315,7 +315,12 @@ def _load_set(
             report.updated.append(card.name)
             if write:
                 row = card_write(
-                    row=row, card_set=row.card_set, typed=card, actor=changed_by, source=source
+                    row=row,
+                    card_set=row.card_set,
+                    typed=card,
+                    actor=changed_by,
+                    source=source,
+                    face_ahead=False,  # load_catalog draws the faces after the load
                 )
                 _provenance_set(row, provenance)
         elif provenance_merged(row.provenance or {}, card_contributed) != provenance_merged(
