@@ -104,3 +104,13 @@ def test_a_one_shot_that_gives_nothing_in_a_fight_fails_the_card(
         report = check_card(card, "munchkin-core")
     assert report.status == "fail"
     assert any("in a fight" in message for message in report.messages), report.messages
+
+
+def test_a_level_given_to_the_dead_fails_the_go_up_a_level_card(core_set: SetDocument) -> None:
+    # Core rules, Death: a dead character gains no level until the next turn brings him back.
+    assert_planted_bug_fails(
+        _card(core_set, "Boil an Anthill"),
+        "munchkin-core",
+        "turn:_play_level:branch:aa546db1",
+        "refused on a dead character",
+    )

@@ -27,6 +27,9 @@ CASES = [
     ("Bad-Ass Bandana", "turn:trade:compare:6f0362b6", "not traded for a second Ship"),
     # A Ship is Big but not counted as one's Big item, held or coming in (Booty).
     ("Chainsaw of Bloody Dismemberment", "turn:check_can_hold:compare:bf551f9a", "second Ship"),
+    # A Ship takes its fitted enhancer along, given away or taken back (Booty).
+    ("Bad-Ass Bandana", "turn:trade:branch:124548e7", "a Ship with its enhancer, and back"),
+    ("Bad-Ass Bandana", "turn:trade:branch:c7f8ce31", "a Ship with its enhancer, and back"),
     # Only Sidekicks with a Gold value change hands, and become the receiver's one Sidekick;
     # a Hireling never does, priced or not.
     ("Bad-Ass Bandana", "turn:_tradable:compare:496c32db", "Sidekick with a Gold value"),

@@ -1,7 +1,7 @@
 """Checks of the cards played once for an immediate gain: one-shots (their bonus on each side,
 then the effects that come with playing them), monster enhancers on a reference monster
 (strength and Treasure, with their floors), and Go Up a Level cards (a level for its player,
-never the winning one, their condition and timing).
+never the winning one nor a dead character's, their condition and timing).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 from validator.checks.played import Source, _outcomes_check, _played_checks
 from validator.checks.references import OGRE
 from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
+from validator.checks.trading import REAPER, inline
 from validator.engine import (
     CancelCurse,
     EffectBase,
@@ -199,6 +200,25 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
             "refused when its condition fails",
             played(3, [], 1, error="playable only by"),
             covers=["requires"],
+        )
+    if not after and card.requires is None:
+        # Core rules, Death: until the next turn brings him back, a dead character gains no
+        # level; played on the Rival just killed (a roll of 1 against the Reaper), it is refused.
+        ctx.run(
+            "refused on a dead character",
+            {
+                "cards": inline(REAPER),
+                "players": [_player("Rival", 2), _player("Hero", 3, hand=[name])],
+                "combat": {"fighter": "Rival", "monsters": [REAPER]},
+                "dice": [1],
+                "steps": [{"resolve": True}, {"play": name, "by": "Hero", "on": "Rival"}],
+                "expect": {
+                    "error": "dead",
+                    "dead": ["Rival"],
+                    "levels": {"Rival": 2, "Hero": 3},
+                    "hand_sizes": {"Hero": 1},
+                },
+            },
         )
     if after:
         ctx.run(

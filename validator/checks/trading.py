@@ -1,7 +1,8 @@
 """Checks of what an item under test may be traded for, and with whom: the limits every set's
 rules put on trading beyond the item's own (see `items._trade_checks`). Only Items change hands
 (Super Munchkin adds Sidekicks that have a Gold value; a Hireling never does); a player has one
-Ship at a time (Munchkin Booty: a Ship is Big yet does not count as one's Big item); and a dead
+Ship at a time (Munchkin Booty: a Ship is Big yet does not count as one's Big item), which takes
+the enhancers fitted to it along when it changes hands; and a dead
 character can be given nothing until the next turn brings him back (core rules, Death).
 
 The companions these need are defined here, inline in the scenarios that use them, so that no
@@ -20,6 +21,7 @@ _FULL = {"status": "full"}
 # Munchkin Booty's Ships, as its rules describe them: Big, found in the Door deck.
 SLOOP = "Validator Trade Sloop"
 RAFT = "Validator Trade Raft"
+SAILS = "Validator Trade Sails"  # a Ship enhancer, fitted to one Ship for good
 # Super Munchkin's Sidekicks: one with a Gold value (tradable), one without (never traded).
 SQUIRE = "Validator Priced Sidekick"
 KID = "Validator Unpriced Sidekick"
@@ -31,6 +33,14 @@ REAPER = "Validator Reaper"
 COMPANIONS: dict[str, dict[str, Any]] = {
     SLOOP: {"deck": "door", "kind": "ship", "slot": "ship", "big": True, "bonus": 2, "gold": 400},
     RAFT: {"deck": "door", "kind": "ship", "slot": "ship", "big": True, "bonus": 1, "gold": 200},
+    SAILS: {
+        "deck": "treasure",
+        "kind": "item",
+        "slot": "other",
+        "bonus": 1,
+        "gold": 200,
+        "tags": ["ship-enhancer"],
+    },
     SQUIRE: {"deck": "treasure", "kind": "sidekick", "bonus": 1, "gold": 300},
     KID: {"deck": "treasure", "kind": "sidekick", "bonus": 1, "gold": 0},
     HIRED_HAND: {"deck": "treasure", "kind": "hireling", "bonus": 1, "gold": 300},
@@ -99,6 +109,25 @@ def _trade_limit_checks(
             "error": "one Ship",
             "in_play": {"Hero": [name, RAFT], "Rival": [SLOOP]},
             "not_in_play": {"Hero": [SLOOP], "Rival": [name]},
+        },
+    )
+    # A Ship takes the enhancer fitted to it wherever it goes (Booty): the rival, whose turn it
+    # is, fits Sails to his Ship and trades it for the item, then takes it back for the item.
+    fitter = {**partner(SLOOP), "hand": [SAILS]}
+    ctx.run(
+        "traded for a Ship with its enhancer, and back",
+        {
+            "cards": inline(SLOOP, SAILS),
+            "players": [fitter, owner],
+            "steps": [
+                {"play": SAILS, "by": "Rival", "with": SLOOP},
+                {"give": [SLOOP], "by": "Rival", "to": "Hero", "take": [name]},
+                {"give": [name], "by": "Rival", "to": "Hero", "take": [SLOOP]},
+            ],
+            "expect": {
+                "in_play": {"Rival": [SLOOP, SAILS], "Hero": [name]},
+                "not_in_play": {"Hero": [SLOOP, SAILS], "Rival": [name]},
+            },
         },
     )
     # Followers: a Sidekick with a Gold value comes over as the new owner's Sidekick (so that
