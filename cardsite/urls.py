@@ -2,10 +2,13 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
 from cardsite.docs import doc_view
+from cardsite.health import health_view
 
 # No static() route for MEDIA_URL: uploaded files (card art, proxy PDFs) are reached only
 # through views that check who may see them and read them through the storage API.
 urlpatterns: list[URLPattern | URLResolver] = [
+    # First: the health check is polled often and should not wait for the routes below.
+    path("healthz/", health_view, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include("cardsite.api_urls")),
     path("accounts/", include("accounts.urls")),
