@@ -87,20 +87,10 @@ def build_game(
         chooser=DefaultChooser(),
     )
     game.logging = False
-    uid = 0
-    roles: list[CardInstance] = []
-    # Decks are built in a fixed order, so a seed gives the same game whatever the cards' source.
-    for code, card in sorted(cards, key=lambda entry: (entry[0], entry[1].name)):
-        if card.kind_name == "role":
-            uid += 1
-            roles.append(CardInstance(uid, card, code))
-            continue
-        if card.deck is None:
-            continue  # deck unknown
-        for _ in range(card.copies or 1):
-            uid += 1
-            instance = CardInstance(uid, card, code)
-            (game.door_deck if card.deck == "door" else game.treasure_deck).append(instance)
+    doors, treasures, dealt_roles, uid = _instances(cards)
+    game.door_deck.extend(doors)
+    game.treasure_deck.extend(treasures)
+    roles = list(dealt_roles)
     for card in forced:
         if card.deck is None:
             continue
@@ -129,6 +119,40 @@ def build_game(
     for player in game.players:
         arrange(game, player)
     return game
+
+
+# The cards of a run of games, as instances, by the run's tuple of cards: every game of a
+# simulation deals the same instances (they are immutable), shuffled by its own seed.
+_INSTANCES: dict[int, tuple[Sequence[tuple[str, CardBase]], _Instances]] = {}
+_Instances = tuple[list[CardInstance], list[CardInstance], list[CardInstance], int]
+
+
+def _instances(cards: Iterable[tuple[str, CardBase]]) -> _Instances:
+    """(Door deck, Treasure deck, Role cards, the last uid) in a fixed order, so that a seed
+    gives the same game whatever the cards' source."""
+    hit = _INSTANCES.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    uid = 0
+    doors: list[CardInstance] = []
+    treasures: list[CardInstance] = []
+    roles: list[CardInstance] = []
+    for code, card in sorted(cards, key=lambda entry: (entry[0], entry[1].name)):
+        if card.kind_name == "role":
+            uid += 1
+            roles.append(CardInstance(uid, card, code))
+            continue
+        if card.deck is None:
+            continue  # deck unknown
+        for _ in range(card.copies or 1):
+            uid += 1
+            (doors if card.deck == "door" else treasures).append(CardInstance(uid, card, code))
+    built = (doors, treasures, roles, uid)
+    if isinstance(cards, tuple):  # only an immutable sequence is known to hold the same cards
+        if len(_INSTANCES) >= 8:
+            _INSTANCES.clear()
+        _INSTANCES[id(cards)] = (cards, built)
+    return built
 
 
 # -- invariants ------------------------------------------------------------------------------------
@@ -289,25 +313,36 @@ def _improve_equipment(game: Game, player: Player) -> None:
 
 
 def _sell(game: Game, player: Player) -> None:
-    goods = [
-        c
-        for c in list(player.hand) + list(player.carried)
-        if (is_item(c.card) or isinstance(c.card, OneShotCard)) and gold_value(c.card) > 0
+    priced = [
+        (price, c) for c in (*player.hand, *player.carried) if (price := _sale_price(c.card)) > 0
     ]
-    goods.sort(key=gold_value_of)
-    total = sum(gold_value_of(c) for c in goods)
-    if total < 1000:
+    if sum(price for price, _ in priced) < 1000:
         return
+    priced.sort(key=lambda pair: pair[0])  # stable: equal prices keep the hand's order
     chosen: list[CardInstance] = []
     value = 0
-    for card in goods:
+    for price, card in priced:
         chosen.append(card)
-        value += gold_value_of(card)
+        value += price
         if value >= 1000:
             break
     if player.level + value // 1000 < WINNING_LEVEL:
         with suppress(RuleViolation):
             turn.sell(game, player, chosen)
+
+
+_PRICES: dict[int, tuple[CardBase, int]] = {}
+
+
+def _sale_price(definition: CardBase) -> int:
+    """What a card fetches when sold: its Gold if it is an item or a one-shot, else 0."""
+    hit = _PRICES.get(id(definition))
+    if hit is not None and hit[0] is definition:
+        return hit[1]
+    sellable = is_item(definition) or isinstance(definition, OneShotCard)
+    price = gold_value(definition) if sellable else 0
+    _PRICES[id(definition)] = (definition, price)
+    return price
 
 
 def gold_value_of(card: CardInstance) -> int:
