@@ -23,7 +23,8 @@ def database_reachable() -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-            return cursor.fetchone() == (1,)
+            row = cursor.fetchone()
+            return bool(row == (1,))
     except DatabaseError:
         logger.exception("the health check could not reach the database")
         return False
