@@ -1,5 +1,6 @@
-"""Trading limits beyond the item's own, checked with core Items: a broken rule on Ships,
-followers, the dead or what is received fails the item by the check that reads it."""
+"""Trading limits beyond the item's own, checked with core Items: a broken rule on Ships (and a
+Ship's price in a sale), followers, the dead or what is received fails the item by the check
+that reads it."""
 
 import pytest
 
@@ -30,6 +31,8 @@ CASES = [
     # A Ship takes its fitted enhancer along, given away or taken back (Booty).
     ("Bad-Ass Bandana", "turn:trade:branch:124548e7", "a Ship with its enhancer, and back"),
     ("Bad-Ass Bandana", "turn:trade:branch:c7f8ce31", "a Ship with its enhancer, and back"),
+    # Sold beside it, a Ship is worth its fitted enhancer's Gold too (Booty).
+    ("Bad-Ass Bandana", "turn:ship_gold:arithmetic:d4f7b6e7", "sold with a Ship, whose price"),
     # Only Sidekicks with a Gold value change hands, and become the receiver's one Sidekick;
     # a Hireling never does, priced or not.
     ("Bad-Ass Bandana", "turn:_tradable:compare:496c32db", "Sidekick with a Gold value"),

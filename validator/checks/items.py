@@ -19,7 +19,7 @@ from validator.checks.runner import (
     _trait_names,
     expect_values,
 )
-from validator.checks.trading import _trade_limit_checks
+from validator.checks.trading import COMPANIONS, SAILS, SLOOP, _trade_limit_checks, inline
 from validator.engine import (
     AutomaticEscape,
     AxisCondition,
@@ -551,8 +551,9 @@ WINNING_LEVEL = 10
 def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
     """Selling it, as every set's rules put it: on one's own turn and out of combat, items from
     the hand or the table are discarded for a level per full 1,000 Gold (no change given, and
-    never the level that wins the game). Ships are left out: their price counts what is fitted
-    to them. A plain Human seller, so that no Halfling doubles a price."""
+    never the level that wins the game); sold beside a Ship, the lot counts the Ship's fitted
+    enhancer too. The item is never itself a Ship here (Ships are left out: their price counts
+    what is fitted to them). A plain Human seller, so that no Halfling doubles a price."""
     gold = card.gold
     if not isinstance(gold, int) or gold <= 0 or card.slot == "ship":
         return
@@ -626,6 +627,31 @@ def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
                 "players": [_player("Hero", 3, hand=[name]), _player("Rival")],
                 "steps": [{"sell": [name], "by": "Hero"}],
                 "expect": {"error": "1,000", "levels": {"Hero": 3}, "hand_sizes": {"Hero": 1}},
+            },
+        )
+    # Sold beside a Ship (Booty), the Ship's price counts the enhancer fitted to it: the
+    # Sloop's 400 Gold and the Sails' 200, made up to 1,000 with fillers as needed.
+    ship_lot = COMPANIONS[SLOOP]["gold"] + COMPANIONS[SAILS]["gold"]
+    ship_fillers = SALE_FILLERS[: -(-max(0, 1000 - gold - ship_lot) // FILLER_GOLD)]
+    ship_levels = (gold + ship_lot + FILLER_GOLD * len(ship_fillers)) // 1000
+    if 3 + ship_levels < WINNING_LEVEL:
+        ctx.run(
+            "sold with a Ship, whose price counts its fitted enhancer",
+            {
+                "cards": inline(SLOOP, SAILS),
+                "players": [
+                    _player("Hero", 3, in_play=[SLOOP], hand=[SAILS, name, *ship_fillers]),
+                    _player("Rival"),
+                ],
+                "steps": [
+                    {"play": SAILS, "by": "Hero", "with": SLOOP},
+                    {"sell": [name, SLOOP, *ship_fillers], "by": "Hero"},
+                ],
+                "expect": {
+                    "levels": {"Hero": 3 + ship_levels},
+                    "hand_sizes": {"Hero": 0},
+                    "not_in_play": {"Hero": [SLOOP, SAILS]},
+                },
             },
         )
     # Only items are sold: a monster card in the lot stops the whole sale.
