@@ -21,17 +21,30 @@ import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final, Literal
 
 from django.utils.text import slugify
 from PIL import Image
 
 from catalog.exports import register
-from prints.faces import HEIGHT, RENDERER_VERSION, WIDTH, render_back, render_face
+from prints.faces import (
+    HEIGHT,
+    RENDERER_VERSION,
+    WIDTH,
+    face_warnings,
+    render_back,
+    render_face,
+)
 from validator.engine import CardBase, PackDocument, parse_pack, render_text
 
 DeckName = Literal["door", "treasure"]
 UrlMaker = Callable[[str], str]
+# A face drawn earlier: (set code, card) -> the PNG `render_face` gives for that card drawn
+# without art, or None when there is none (the exporter then draws it).
+FaceSource = Callable[[str, CardBase], bytes | None]
+# Called after each face is laid out: (faces done, faces in all).
+Progress = Callable[[int, int], None]
 DECKS: Final[tuple[DeckName, ...]] = ("door", "treasure")
 
 MAX_COLUMNS, MAX_ROWS = 10, 7  # the largest grid TTS reads from one sheet
@@ -120,13 +133,22 @@ def _jpeg(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def _cell(entry: _Entry) -> tuple[Image.Image, list[str]]:
-    """A card's face, rendered once, scaled down to one sheet cell."""
+def _scaled(image: Image.Image) -> Image.Image:
+    rgb = image.convert("RGB") if image.mode != "RGB" else image
+    return rgb.resize((CELL_WIDTH, CELL_HEIGHT), Image.Resampling.BICUBIC)
+
+
+def _cell(entry: _Entry, faces: FaceSource | None) -> tuple[Image.Image, list[str]]:
+    """A card's face scaled down to one sheet cell: the one `faces` has drawn already, else
+    drawn now (once, whatever its copies). Either way the same pixels and warnings."""
+    png = faces(entry.set_code, entry.card) if faces is not None else None
+    if png is not None:
+        with Image.open(io.BytesIO(png)) as decoded:
+            return _scaled(decoded), face_warnings(entry.card)
     face = render_face(entry.card, entry.set_code)
-    with Image.open(io.BytesIO(face.png)) as decoded:
-        image = decoded.convert("RGB") if decoded.mode != "RGB" else decoded
-        cell = image.resize((CELL_WIDTH, CELL_HEIGHT), Image.Resampling.BICUBIC)
-    return cell, face.warnings
+    if face.image is None:  # pragma: no cover - render_face always hands its image over
+        raise RuntimeError(f"the face of {entry.card.name} came without its image")
+    return _scaled(face.image), face.warnings
 
 
 def _workers() -> int:
@@ -187,15 +209,21 @@ class TabletopSimulatorExporter:
     content_type = "application/zip"
 
     def render(
-        self, *, document: Mapping[str, Any] | PackDocument, base_url: str | None = None
+        self,
+        *,
+        document: Mapping[str, Any] | PackDocument,
+        base_url: str | None = None,
+        faces: FaceSource | None = None,
+        progress: Progress | None = None,
     ) -> tuple[str, str, bytes]:
-        """`document`: a pack document as stored (checked here) or already parsed."""
+        """`document`: a pack document as stored (checked here) or already parsed.
+        `faces`: where faces drawn earlier come from (the site's faces cache, through the
+        caller); every other face is drawn here. `progress`: told after each face."""
         pack = document if isinstance(document, PackDocument) else parse_pack(dict(document))
         slug = slugify(pack.name) or "pack"
         decks = [deck for deck in _decks(pack) if deck.entries]
         files: dict[str, bytes] = {}
-        images = {deck.name: _draw_images(deck, files) for deck in decks}
-        warnings = [warning for deck in decks for warning in images[deck.name]]
+        warnings = _draw_images(decks, files, faces, progress)
         url = _url_maker(base_url)
         saved = _saved_object(pack, decks, url)
         readme = _readme(pack, slug, decks, warnings, base_url=url("") if base_url else None)
@@ -207,24 +235,36 @@ class TabletopSimulatorExporter:
         return f"{slug}-tts.zip", self.content_type, _zip(ordered)
 
 
-def _draw_images(deck: _Deck, files: dict[str, bytes]) -> list[str]:
-    """Lay out the deck's sheets, draw them and its back into `files`; the face warnings."""
-    back = render_back(deck.name)
-    files[deck.back_filename] = _jpeg(back)
-    hidden = back.resize((CELL_WIDTH, CELL_HEIGHT), Image.Resampling.BICUBIC)
+def _draw_images(
+    decks: list[_Deck],
+    files: dict[str, bytes],
+    faces: FaceSource | None,
+    progress: Progress | None,
+) -> list[str]:
+    """Lay out each deck's sheets, draw them and its back into `files`; the face warnings.
+    The pool's threads make the cells while this one pastes them and encodes the sheets."""
+    total = sum(len(deck.entries) for deck in decks)
+    done = 0
     warnings: list[str] = []
     with ThreadPoolExecutor(max_workers=_workers()) as pool:
-        cells = pool.map(_cell, deck.entries)
-        for sheet in deck.sheets:
-            canvas = Image.new(
-                "RGB", (sheet.columns * CELL_WIDTH, sheet.rows * CELL_HEIGHT), (255, 255, 255)
-            )
-            for slot, _entry in enumerate(sheet.entries):
-                cell, face_warnings = next(cells)
-                canvas.paste(cell, _cell_origin(sheet, slot))
-                warnings.extend(face_warnings)
-            canvas.paste(hidden, _cell_origin(sheet, sheet.hidden_slot))
-            files[sheet.filename] = _jpeg(canvas)
+        for deck in decks:
+            back = render_back(deck.name)
+            files[deck.back_filename] = _jpeg(back)
+            hidden = back.resize((CELL_WIDTH, CELL_HEIGHT), Image.Resampling.BICUBIC)
+            cells = pool.map(partial(_cell, faces=faces), deck.entries)
+            for sheet in deck.sheets:
+                canvas = Image.new(
+                    "RGB", (sheet.columns * CELL_WIDTH, sheet.rows * CELL_HEIGHT), (255, 255, 255)
+                )
+                for slot, _entry in enumerate(sheet.entries):
+                    cell, cell_warnings = next(cells)
+                    canvas.paste(cell, _cell_origin(sheet, slot))
+                    warnings.extend(cell_warnings)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+                canvas.paste(hidden, _cell_origin(sheet, sheet.hidden_slot))
+                files[sheet.filename] = _jpeg(canvas)
     return warnings
 
 

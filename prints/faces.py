@@ -77,6 +77,9 @@ class Face:
     # Every string drawn on the face, in drawing order: what a reader of the face sees (for
     # alt text, and for checking that no placeholder reaches a face).
     texts: list[str] = field(default_factory=list)
+    # The drawn picture itself (RGB, true size), for exporters that lay faces out on sheets:
+    # decoding `png` again would cost them a tenth of the drawing.
+    image: Image.Image | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -549,8 +552,8 @@ def render_face(
     # room the text leaves, up to ART_GROWTH.
     stats = _stat_line(card, text.restrictions)
     stats_height = 44 if stats else 0
-    text_left, text_width = INNER + 16, WIDTH - 2 * INNER - 32
-    room = TEXT_BOTTOM - (ART_BOTTOM + 12 + stats_height) - 8
+    text_left, text_width = INNER + 16, TEXT_WIDTH
+    room = _text_room(stats)
     size, rules, bad, cut = _layout_text(draw, text.lines, text.bad_stuff, text_width, room)
     spare = room - _text_height(size, rules, bad)
     art_bottom = ART_BOTTOM + max(0, min(ART_GROWTH, spare - 24))
@@ -565,7 +568,7 @@ def render_face(
         top += stats_height
 
     if cut:
-        warnings.append(f"{card.name}: rules text cut to fit the face")
+        warnings.append(_cut_warning(card))
     font, step = _font(size), _line_height(size)
     y = top + 4
     fill = MUTED if text.from_notes else INK
@@ -624,7 +627,30 @@ def render_face(
 
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(DPI, DPI), optimize=False)
-    return Face(buffer.getvalue(), warnings, texts)
+    return Face(buffer.getvalue(), warnings, texts, image)
+
+
+TEXT_WIDTH = WIDTH - 2 * INNER - 32
+
+
+def _text_room(stats: str) -> int:
+    """The height the rules text and Bad Stuff may fill under the art box and stat line."""
+    return TEXT_BOTTOM - (ART_BOTTOM + 12 + (44 if stats else 0)) - 8
+
+
+def _cut_warning(card: CardBase) -> str:
+    return f"{card.name}: rules text cut to fit the face"
+
+
+def face_warnings(card: CardBase) -> list[str]:
+    """The warnings `render_face` gives for a card drawn without art, found by laying out
+    its text only (a millisecond or two instead of a face): for a face drawn earlier and kept
+    as a PNG, which no longer carries them."""
+    text = rules_sentences(card)
+    room = _text_room(_stat_line(card, text.restrictions))
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # only measures text
+    cut = _layout_text(draw, text.lines, text.bad_stuff, TEXT_WIDTH, room)[3]
+    return [_cut_warning(card)] if cut else []
 
 
 @register
