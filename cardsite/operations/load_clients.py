@@ -37,9 +37,11 @@ MIX: dict[str, int] = {
     "api update": 5,
     "home page": 4,
 }
-KINDS = list(MIX)
-WEIGHTS = [MIX[kind] for kind in KINDS]
 WRITE_KINDS = ("api create", "api update")
+# The ceiling: the same clients asking only for the health check, the cheapest answer that
+# still goes through a web worker, the middleware and one query.
+CEILING_KIND = "health check"
+CEILING_MIX: dict[str, int] = {CEILING_KIND: 1}
 REQUEST_TIMEOUT_SECONDS = 30.0
 
 # Searches people type, in the search language (pages and the API share them).
@@ -131,8 +133,11 @@ class _Client:
         budget: _Budget,
         result: RunResult,
         lock: threading.Lock,
+        mix: dict[str, int],
     ) -> None:
         self.number = number
+        self.kinds = list(mix)
+        self.weights = [mix[kind] for kind in self.kinds]
         self.port = port
         self.targets = targets
         self.random = random.Random(seed * 1000 + number)
@@ -151,7 +156,7 @@ class _Client:
     def run(self) -> None:
         try:
             while self.budget.take():
-                self.one(self.random.choices(KINDS, weights=WEIGHTS)[0])
+                self.one(self.random.choices(self.kinds, weights=self.weights)[0])
         finally:
             self.connection.close()
 
@@ -176,7 +181,7 @@ class _Client:
             return "/api/cards/?q=" + quote(pick(QUERIES), safe="")
         if kind == "api card":
             return f"/api/cards/{pick(targets.card_ids)}/"
-        fixed = {"home page": "/", "api sets": "/api/sets/"}
+        fixed = {"home page": "/", "api sets": "/api/sets/", CEILING_KIND: "/healthz/"}
         if kind in fixed:
             return fixed[kind]
         choices = {
@@ -294,16 +299,25 @@ def run_clients(
     seconds: float,
     requests: int,
     seed: int,
+    mix: dict[str, int] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> RunResult:
     """Run `clients` concurrent clients against 127.0.0.1:`port` until `seconds` have passed
-    or `requests` requests were made; return every timing, error and acknowledged write."""
+    or `requests` requests were made, each request's kind drawn from `mix` (default: MIX);
+    return every timing, error and acknowledged write."""
     result = RunResult()
     lock = threading.Lock()
     budget = _Budget(seconds=seconds, requests=requests)
     workers = [
         _Client(
-            number=n, port=port, targets=targets, seed=seed, budget=budget, result=result, lock=lock
+            number=n,
+            port=port,
+            targets=targets,
+            seed=seed,
+            budget=budget,
+            result=result,
+            lock=lock,
+            mix=MIX if mix is None else mix,
         )
         for n in range(clients)
     ]
@@ -332,26 +346,49 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[rank - 1]
 
 
-def summary(result: RunResult) -> dict[str, Any]:
-    """Throughput, latency percentiles (ms) and errors, overall and per kind of request."""
+def summary(result: RunResult, ceiling: RunResult | None = None) -> dict[str, Any]:
+    """Throughput, latency percentiles (ms) and errors, overall and per kind of request.
+    With the `ceiling` run (the same clients asking only for the health check, as long), it
+    is summed up too, and every throughput is also given as a fraction of the ceiling's."""
+    ceiling_rps = len(ceiling.samples) / ceiling.seconds if ceiling and ceiling.seconds else 0.0
 
-    def figures(samples: list[Sample]) -> dict[str, Any]:
+    def figures(samples: list[Sample], seconds: float) -> dict[str, Any]:
         times = [s.seconds * 1000 for s in samples]
-        return {
+        rate = len(samples) / seconds if seconds else 0.0
+        row: dict[str, Any] = {
             "requests": len(samples),
             "errors": sum(1 for s in samples if not s.ok),
+            "throughput_rps": round(rate, 1),
             "p50_ms": round(percentile(times, 50), 1),
             "p95_ms": round(percentile(times, 95), 1),
             "p99_ms": round(percentile(times, 99), 1),
         }
+        if ceiling_rps:
+            row["of_ceiling"] = round(rate / ceiling_rps, 3)
+        return row
 
-    overall = figures(result.samples)
+    overall = figures(result.samples, result.seconds)
     overall["seconds"] = round(result.seconds, 2)
-    overall["throughput_rps"] = round(len(result.samples) / result.seconds, 1)
     overall["reconnects"] = result.reconnects
     kinds = sorted({s.kind for s in result.samples})
-    return {
+    report: dict[str, Any] = {
         "overall": overall,
-        "kinds": {k: figures([s for s in result.samples if s.kind == k]) for k in kinds},
+        "kinds": {
+            k: figures([s for s in result.samples if s.kind == k], result.seconds) for k in kinds
+        },
         "error_examples": result.error_examples,
     }
+    # The card writes' p95 (creates and updates together) against the API's two reads.
+    writes = [s.seconds for s in result.samples if s.kind in WRITE_KINDS]
+    write_p95 = percentile(writes, 95)
+    report["write_p95_ms"] = round(write_p95 * 1000, 1)
+    report["write_p95_over_read_p95"] = {
+        k: round(write_p95 * 1000 / report["kinds"][k]["p95_ms"], 2)
+        for k in ("api card", "api search")
+        if writes and report["kinds"].get(k, {}).get("p95_ms")
+    }
+    if ceiling is not None:
+        report["ceiling"] = figures(ceiling.samples, ceiling.seconds)
+        report["ceiling"]["seconds"] = round(ceiling.seconds, 2)
+        report["error_examples"] = result.error_examples + ceiling.error_examples
+    return report

@@ -6,9 +6,13 @@ API token and public set per client. The site then runs as in production (`manag
 DEBUG off, collected static files served by WhiteNoise, gunicorn's web processes, a task
 worker) on a free loopback port, and the clients (`cardsite/operations/load_clients.py`) mix
 searches, card pages, face images, static files, API reads and API writes until the duration or
-the number of requests runs out. The report gives throughput, p50/p95/p99 latency and errors,
-then reads every acknowledged write back from the database. The budget is 0 errors and 0 lost
-writes: the command fails when either is missed. Nothing of the configured database is touched.
+the number of requests runs out. Before them, the same clients ask only for the health check
+(`/healthz/`, one query) for as long: the ceiling, the most requests a second this server
+answers at all, of which every kind's throughput is also given as a fraction. The report gives
+throughput, p50/p95/p99 latency and errors, reads every acknowledged write back from the
+database, and waits for every written card to have its validation report (the task worker
+checks cards after their save). The budget is 0 errors, 0 lost writes and 0 cards left
+unchecked: the command fails when one is missed. Nothing of the configured database is touched.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from tqdm import tqdm
 from accounts.services import token_create
 from cardsite.operations import OperationError
 from cardsite.operations.load_clients import (
+    CEILING_MIX,
     WRITE_KINDS,
     AcknowledgedWrite,
     RunResult,
@@ -51,9 +56,12 @@ from catalog.management.scratch import scratch_database
 from catalog.models import Card, CardRevision, Visibility
 from catalog.services import catalog_load, default_fixture_paths, set_create
 from prints.selectors import face_key
+from validator.selectors import checks_for
 
 SERVER_START_SECONDS = 90
 MANAGE = str(Path(settings.BASE_DIR) / "manage.py")
+# How long the task worker has, after the clients stop, to check the last cards written.
+VALIDATION_WAIT_SECONDS = 180
 
 
 def loadtest(
@@ -70,8 +78,9 @@ def loadtest(
 ) -> None:
     """Run the load test in a scratch database: `clients` concurrent clients against the site
     under gunicorn (`web_workers` processes x `threads` threads) for at most `duration` seconds
-    or `requests` requests. Print the figures (and write them to `report` as JSON when given);
-    raise when a request erred or an acknowledged write was lost."""
+    or `requests` requests, after as long a run of the health check alone (the ceiling).
+    Print the figures (and write them to `report` as JSON when given); raise when a request
+    erred, an acknowledged write was lost or a written card was never validated."""
     with scratch_database(purpose="loadtest") as scratch:
         stdout.write(f"Scratch database: {connection.vendor} {_where()}")
         env = loopback_server_environment(scratch)
@@ -80,24 +89,38 @@ def loadtest(
         port = free_port()
         server = _start_server(env, port, web_workers, threads, scratch, stdout)
         try:
-            stdout.write(f"{clients} clients for at most {duration:g} s or {requests:,} requests…")
-            result = _run(port, targets, clients, duration, requests, seed)
+            bounds = f"at most {duration:g} s or {requests:,} requests"
+            stdout.write(f"Ceiling: {clients} clients asking for /healthz/ only, {bounds}…")
+            ceiling = _run(port, targets, clients, duration, requests, seed, CEILING_MIX)
+            stdout.write(f"The mix: {clients} clients, {bounds}…")
+            result = _run(port, targets, clients, duration, requests, seed, None)
+            stdout.write("Waiting for the task worker to validate the cards written…")
+            unchecked, waited = cards_unchecked_after(result.writes, VALIDATION_WAIT_SECONDS)
         finally:
             _stop(server)
         connection.close()  # the server's writes are read back on a new connection
         lost = writes_lost(result.writes)
-        figures = summary(result)
+        figures = summary(result, ceiling)
         figures["database"] = connection.vendor
         figures["clients"] = clients
         figures["web"] = f"{web_workers} processes x {threads} threads"
-        figures["writes"] = {"acknowledged": len(result.writes), "lost": lost}
+        figures["writes"] = {
+            "acknowledged": len(result.writes),
+            "lost": lost,
+            "cards": len({w.card_id for w in result.writes}),
+            "unchecked": unchecked,
+            "validated_after_s": round(waited, 1),
+        }
         _print(figures, stdout, style)
     if report:
         report.write_text(json.dumps(figures, indent=2) + "\n")
-    errors = figures["overall"]["errors"]
-    if errors or lost:
-        raise OperationError(f"budget missed: {errors} errors, {len(lost)} lost writes")
-    stdout.write(style.SUCCESS("Budget met: 0 errors, 0 lost writes."))
+    errors = figures["overall"]["errors"] + figures["ceiling"]["errors"]
+    if errors or lost or unchecked:
+        raise OperationError(
+            f"budget missed: {errors} errors, {len(lost)} lost writes, "
+            f"{len(unchecked)} cards unchecked"
+        )
+    stdout.write(style.SUCCESS("Budget met: 0 errors, 0 lost writes, 0 cards unchecked."))
 
 
 def _where() -> str:
@@ -177,7 +200,13 @@ def _start_server(
 
 
 def _run(
-    port: int, targets: Targets, clients: int, duration: float, requests: int, seed: int
+    port: int,
+    targets: Targets,
+    clients: int,
+    duration: float,
+    requests: int,
+    seed: int,
+    mix: dict[str, int] | None,
 ) -> RunResult:
     with tqdm(total=requests, unit="req", file=sys.stderr) as bar:
 
@@ -191,8 +220,26 @@ def _run(
             seconds=duration,
             requests=requests,
             seed=seed,
+            mix=mix,
             progress=progress,
         )
+
+
+def cards_unchecked_after(
+    writes: list[AcknowledgedWrite], seconds: float
+) -> tuple[list[int], float]:
+    """Wait up to `seconds` for every card written to have a validation report of its
+    current document; return the ids of those still without one, and how long it took."""
+    card_ids = sorted({write.card_id for write in writes})
+    started = time.monotonic()
+    while True:
+        hashes = dict(Card.everything.filter(pk__in=card_ids).values_list("pk", "document_hash"))
+        checked = checks_for(document_hashes=hashes.values())
+        unchecked = [pk for pk in card_ids if hashes.get(pk) not in checked]
+        waited = time.monotonic() - started
+        if not unchecked or waited >= seconds:
+            return unchecked, waited
+        time.sleep(0.5)
 
 
 def writes_lost(writes: list[AcknowledgedWrite]) -> list[str]:
@@ -225,7 +272,7 @@ def writes_lost(writes: list[AcknowledgedWrite]) -> list[str]:
 
 
 def _print(figures: dict[str, Any], stdout: OutputWrapper, style: Style) -> None:
-    overall = figures["overall"]
+    overall, ceiling = figures["overall"], figures["ceiling"]
     stdout.write("")
     stdout.write(
         f"{figures['database']}, {figures['clients']} clients, {figures['web']}: "
@@ -233,14 +280,22 @@ def _print(figures: dict[str, Any], stdout: OutputWrapper, style: Style) -> None
         f"{overall['throughput_rps']} requests/s; {overall['reconnects']} idle keep-alive "
         "connections reopened"
     )
-    header = f"{'':<14}{'requests':>9}{'errors':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
-    stdout.write(header)
-    rows = [*figures["kinds"].items(), ("all", overall)]
+    stdout.write(
+        f"Ceiling (/healthz/ alone, the same clients): {ceiling['requests']:,} requests in "
+        f"{ceiling['seconds']} s = {ceiling['throughput_rps']} requests/s"
+    )
+    stdout.write(
+        f"{'':<14}{'requests':>9}{'errors':>8}{'req/s':>8}{'of ceiling':>11}"
+        f"{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+    )
+    rows = [*figures["kinds"].items(), ("all", overall), ("ceiling", ceiling)]
     for kind, row in rows:
         stdout.write(
-            f"{kind:<14}{row['requests']:>9,}{row['errors']:>8}"
-            f"{row['p50_ms']:>9}{row['p95_ms']:>9}{row['p99_ms']:>9}"
+            f"{kind:<14}{row['requests']:>9,}{row['errors']:>8}{row['throughput_rps']:>8}"
+            f"{row['of_ceiling']:>11.3f}{row['p50_ms']:>9}{row['p95_ms']:>9}{row['p99_ms']:>9}"
         )
+    ratios = ", ".join(f"{r} x {k}" for k, r in figures["write_p95_over_read_p95"].items())
+    stdout.write(f"Card writes' p95: {figures['write_p95_ms']} ms = {ratios or 'no reads'}'s p95")
     for example in figures["error_examples"]:
         stdout.write(style.ERROR(f"  {example}"))
     writes = figures["writes"]
@@ -252,6 +307,13 @@ def _print(figures: dict[str, Any], stdout: OutputWrapper, style: Style) -> None
     )
     for problem in writes["lost"][:10]:
         stdout.write(style.ERROR(f"  {problem}"))
+    stdout.write(
+        f"Validation: {writes['cards'] - len(writes['unchecked']):,} of the {writes['cards']:,} "
+        f"cards written have their report, {writes['validated_after_s']} s after the last "
+        "request."
+    )
+    if writes["unchecked"]:
+        stdout.write(style.ERROR(f"  unchecked: cards {writes['unchecked'][:20]}"))
 
 
 def _stop(server: subprocess.Popen[bytes]) -> None:

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from cardsite.operations.load_clients import (
+    CEILING_KIND,
     MIX,
     AcknowledgedWrite,
     RunResult,
@@ -55,8 +56,26 @@ def test_a_small_run_meets_the_budget_and_reports_every_figure(tmp_path: Path) -
     assert figures["writes"]["lost"] == []
     # Every kind of request was made (400 requests leave none of ten kinds out).
     assert set(figures["kinds"]) == set(MIX)
-    assert "Budget met: 0 errors, 0 lost writes." in result.stdout
-    assert "p99 ms" in result.stdout
+    # Every card written has its validation report by the end (checked after its save).
+    assert figures["writes"]["cards"] == kinds["api create"]["requests"]
+    assert figures["writes"]["unchecked"] == []
+    # The ceiling: as many requests again (the count ends it too), all of the health check.
+    ceiling = figures["ceiling"]
+    assert ceiling["requests"] == 400 and ceiling["errors"] == 0
+    # Half a second of health checks: the seconds' rounding to 10 ms counts in the rate.
+    ceiling_rps = 400 / ceiling["seconds"]
+    assert ceiling["throughput_rps"] == pytest.approx(ceiling_rps, rel=0.02)
+    # Each kind's throughput is its own count over the run's time, and that over the ceiling.
+    for row in [*kinds.values(), overall]:
+        rate = row["requests"] / overall["seconds"]
+        assert row["throughput_rps"] == pytest.approx(rate, rel=0.01, abs=0.06)
+        assert row["of_ceiling"] == pytest.approx(rate / ceiling_rps, rel=0.03, abs=0.002)
+    assert sum(kind["of_ceiling"] for kind in kinds.values()) == pytest.approx(
+        overall["of_ceiling"], abs=0.006
+    )
+    assert set(figures["write_p95_over_read_p95"]) == {"api card", "api search"}
+    assert "Budget met: 0 errors, 0 lost writes, 0 cards unchecked." in result.stdout
+    assert "p99 ms" in result.stdout and "of ceiling" in result.stdout
 
 
 @pytest.fixture
@@ -131,7 +150,32 @@ def test_summary_counts_errors_per_kind() -> None:
     assert figures["kinds"]["card page"] == {
         "requests": 2,
         "errors": 1,
+        "throughput_rps": 1.0,
         "p50_ms": 10.0,
         "p95_ms": 30.0,
         "p99_ms": 30.0,
     }
+    assert "ceiling" not in figures and "of_ceiling" not in figures["overall"]
+
+
+def test_summary_gives_each_throughput_as_a_fraction_of_the_ceiling() -> None:
+    result = RunResult(
+        samples=[
+            *[Sample("card page", 0.050, True)] * 30,
+            *[Sample("api card", 0.020, True)] * 10,
+            *[Sample("api create", 0.200, True)] * 4,
+            Sample("api update", 0.100, True),
+        ],
+        seconds=5.0,
+    )
+    ceiling = RunResult(samples=[Sample(CEILING_KIND, 0.004, True)] * 1000, seconds=4.0)
+    figures = summary(result, ceiling)
+    # 250 health checks a second; 30 card pages in 5 s are 6 a second, 6 / 250 = 0.024.
+    assert figures["ceiling"]["throughput_rps"] == 250.0
+    assert figures["ceiling"]["of_ceiling"] == 1.0
+    assert figures["kinds"]["card page"]["of_ceiling"] == 0.024
+    assert figures["kinds"]["api card"]["of_ceiling"] == 0.008
+    assert figures["overall"]["of_ceiling"] == 0.036
+    # The writes' p95 (the 5 of creates and updates: 200 ms) over the API card read's (20 ms).
+    assert figures["write_p95_ms"] == 200.0
+    assert figures["write_p95_over_read_p95"] == {"api card": 10.0}
