@@ -1,9 +1,9 @@
 """Checks of what an item under test may be traded for, and with whom: the limits every set's
 rules put on trading beyond the item's own (see `items._trade_checks`). Only Items change hands
 (Super Munchkin adds Sidekicks that have a Gold value; a Hireling never does); a player has one
-Ship at a time (Munchkin Booty: a Ship is Big yet does not count as one's Big item), which takes
-the enhancers fitted to it along when it changes hands; and a dead
-character can be given nothing until the next turn brings him back (core rules, Death).
+Ship at a time (Munchkin Booty: a Ship is Big yet does not count as one's Big item), and a Ship
+takes the enhancers fitted to it along when it changes hands; a dead character can be given
+nothing until the next turn brings him back (core rules, Death).
 
 The companions these need are defined here, inline in the scenarios that use them, so that no
 other card's scenarios carry them.

@@ -3,7 +3,10 @@ kicked open once, by the player whose turn it is and out of combat; a monster fr
 is fought ("looking for trouble") only after that door brought no monster, and only by that
 player; the room is looted only after the door is open; a turn does not end mid-fight;
 Charity at its end. A monster with a joining tag (Undead and the like) also joins a fight with
-another of its tag from any hand. Every refusal leaves the monster card where it was."""
+another of its tag from any hand. Every refusal leaves the monster card where it was. What a
+monster's own text brings into the turn: one that refuses some characters, swapped in against
+one of them, ends the fight; one that kills leaves its victim a fresh hand on his next turn,
+drawn once only."""
 
 from __future__ import annotations
 
