@@ -376,6 +376,10 @@ FACES_AHEAD = env_bool("FACES_AHEAD", True)
 # Processes one simulation plays its games in (the statistics do not depend on it).
 SIMULATION_JOBS = env_limit("SIMULATION_JOBS", os.cpu_count() or 1)
 PROXY_JOB_KEEP_HOURS = env_limit("PROXY_JOB_KEEP_HOURS", 24)
+# Tabletop Simulator exports a user may have waiting or running at once, and how long a
+# finished one's zip is kept before the worker deletes it.
+TTS_EXPORTS_PER_USER = env_limit("TTS_EXPORTS_PER_USER", 2)
+TTS_EXPORT_KEEP_HOURS = env_limit("TTS_EXPORT_KEEP_HOURS", 24)
 # The pack builder: lines of its "add single cards" field, and ids (include, exclude, copies)
 # in one API request.
 PACK_BUILDER_MAX_LINES = env_limit("PACK_BUILDER_MAX_LINES", 1000)

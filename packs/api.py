@@ -5,23 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.urls import path, reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from catalog.api.errors import ApiError, service_errors
-from catalog.api.serializers import StrictInput
+from catalog.api.serializers import ErrorOutput, StrictInput
+from catalog.api.throttles import WriteThrottle
 from catalog.api.views import ERRORS, ApiView, WriteView, api_input
 from catalog.models import MAX_ROW_ID
-from packs import selectors
-from packs.models import Pack
+from packs import selectors, tts_exports
+from packs.models import Pack, TtsExport
 from packs.selectors import PackBuildError
 from packs.services import pack_build, pack_create
+from packs.views_tts import tts_export_file
+from prints.models import JobStatus
 from validator.engine import PACK_SCHEMA_PATH, whole_number
 
 
@@ -125,10 +129,13 @@ class PackOutput(serializers.ModelSerializer[Pack]):
 
     def get_downloads(self, obj: Pack) -> dict[str, str]:
         request = self.context["request"]
-        return {
+        links = {
             fmt: str(request.build_absolute_uri(reverse("packs:pack_download", args=[obj.pk, fmt])))
-            for fmt in ("json", "yaml", "tts")
+            for fmt in ("json", "yaml")
         }
+        # The Tabletop Simulator zip is made in the background: POST here to start it.
+        links["tts"] = str(request.build_absolute_uri(reverse("api:tts_exports", args=[obj.pk])))
+        return links
 
     def get_report(self, obj: Pack) -> dict[str, Any]:
         return dict(obj.document.get("metadata", {}).get("report", {}))
@@ -172,6 +179,128 @@ class PackDetail(ApiView):
         return Response(PackOutput(pack, context={"request": request}).data)
 
 
+class TtsExportOutput(serializers.ModelSerializer[TtsExport]):
+    object = serializers.SerializerMethodField()
+    pack = serializers.IntegerField(source="pack_id", read_only=True)
+    expires_at = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+    status_url = serializers.SerializerMethodField()
+    download = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TtsExport
+        fields = [
+            "object",
+            "id",
+            "pack",
+            "status",
+            "done",
+            "total",
+            "drawn_ahead",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "expires_at",
+            "url",
+            "status_url",
+            "download",
+        ]
+
+    def get_object(self, obj: TtsExport) -> str:
+        return "tts_export"
+
+    def _absolute(self, name: str, obj: TtsExport) -> str:
+        request = self.context["request"]
+        return str(request.build_absolute_uri(reverse(name, args=[obj.pack_id, obj.pk])))
+
+    def get_expires_at(self, obj: TtsExport) -> str | None:
+        expires_at = tts_exports.tts_export_expires_at(obj)
+        return serializers.DateTimeField().to_representation(expires_at) if expires_at else None
+
+    def get_url(self, obj: TtsExport) -> str:
+        """The export's page."""
+        return self._absolute("packs:tts_export", obj)
+
+    def get_status_url(self, obj: TtsExport) -> str:
+        return self._absolute("api:tts_export", obj)
+
+    def get_download(self, obj: TtsExport) -> str | None:
+        """The zip, once made (null before, after a failure and once expired)."""
+        if obj.status != JobStatus.DONE or tts_exports.tts_export_expired(obj):
+            return None
+        return self._absolute("api:tts_export_download", obj)
+
+
+def _own_pack(request: Request, pack_id: int) -> Pack:
+    pack = selectors.pack_get(pack_id=pack_id, viewer=request.user)
+    if pack is None:
+        raise NotFound(f"no pack {pack_id}")
+    return pack
+
+
+def _own_export(request: Request, pack_id: int, export_id: int) -> tuple[Pack, TtsExport]:
+    pack = _own_pack(request, pack_id)
+    export = selectors.tts_export_get(export_id=export_id, pack=pack, viewer=request.user)
+    if export is None:
+        raise NotFound(f"no Tabletop Simulator export {export_id} of pack {pack_id}")
+    return pack, export
+
+
+class TtsExportList(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(request=None, responses={202: TtsExportOutput, **ERRORS})
+    def post(self, request: Request, pack_id: int) -> Response:
+        """Start a Tabletop Simulator export of one of your packs: the zip (saved object, face
+        sheets and backs, README) is made in the background. 202 with the export; read it at
+        `status_url` until `status` is `done` (then `download` is the zip's address) or
+        `failed` (`error` says why). At most `TTS_EXPORTS_PER_USER` exports waiting or running
+        per user: past it, 429 with `Retry-After` and nothing started."""
+        pack = _own_pack(request, pack_id)
+        user = request.user
+        if not user.is_authenticated:  # pragma: no cover - IsAuthenticated refused them
+            raise NotAuthenticated()
+        export = tts_exports.tts_export_start(pack=pack, actor=user)
+        data = TtsExportOutput(export, context={"request": request}).data
+        return Response(data, status=202, headers={"Location": data["status_url"]})
+
+
+class TtsExportDetail(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: TtsExportOutput, **ERRORS})
+    def get(self, request: Request, pack_id: int, export_id: int) -> Response:
+        """One of your Tabletop Simulator exports: its status and progress (`done` of
+        `total` faces on their sheets, `drawn_ahead` of them found already drawn), then its
+        `download` address until `expires_at`."""
+        _pack, export = _own_export(request, pack_id, export_id)
+        if export.status in tts_exports.ACTIVE and tts_exports.tts_exports_expire_stalled():
+            export.refresh_from_db()
+        return Response(TtsExportOutput(export, context={"request": request}).data)
+
+
+class TtsExportDownload(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, "application/zip"): OpenApiTypes.BINARY, 409: ErrorOutput, **ERRORS}
+    )
+    def get(self, request: Request, pack_id: int, export_id: int) -> FileResponse:
+        """The zip of a finished export. 409 while it is waiting or running or when it failed;
+        404 once it has expired."""
+        pack, export = _own_export(request, pack_id, export_id)
+        if export.status != JobStatus.DONE:
+            message = (
+                f"the export failed: {export.error}"
+                if export.status == JobStatus.FAILED
+                else f"the export is {export.status}: read its status until it is done"
+            )
+            raise ApiError(409, "conflict", [("status", message)])
+        return tts_export_file(pack, export)
+
+
 class PackSchema(ApiView):
     permission_classes = [AllowAny]
 
@@ -188,5 +317,16 @@ class PackSchema(ApiView):
 urlpatterns = [
     path("packs/", PackList.as_view(), name="pack_list"),
     path("packs/<int:pack_id>/", PackDetail.as_view(), name="pack_detail"),
+    path("packs/<int:pack_id>/tts/", TtsExportList.as_view(), name="tts_exports"),
+    path(
+        "packs/<int:pack_id>/tts/<int:export_id>/",
+        TtsExportDetail.as_view(),
+        name="tts_export",
+    ),
+    path(
+        "packs/<int:pack_id>/tts/<int:export_id>/download.zip",
+        TtsExportDownload.as_view(),
+        name="tts_export_download",
+    ),
     path("schema/pack.json", PackSchema.as_view(), name="pack_schema"),
 ]

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from prints.models import JobStatus
+
 
 class Pack(models.Model):
     """A built pack: the engine-ready document as it was exported, and how it was chosen.
@@ -70,3 +72,27 @@ class PackSimulation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.games} games of {self.pack} ({self.status})"
+
+
+class TtsExport(models.Model):
+    """A pack's Tabletop Simulator zip made in the background, kept on the media storage."""
+
+    pack = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="tts_exports")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tts_exports"
+    )
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    done = models.PositiveIntegerField(default=0)  # faces laid out on their sheets
+    total = models.PositiveIntegerField(default=0)  # distinct faces of the pack's decks
+    drawn_ahead = models.PositiveIntegerField(default=0)  # of them, found already drawn
+    error = models.TextField(blank=True)
+    archive = models.FileField(upload_to="tts/", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Tabletop Simulator export {self.pk} of {self.pack_id} ({self.status})"

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.core.cache import caches
 from django.db.models import Q, QuerySet
 
 from catalog.models import Card, CardSet
 from catalog.search import QueryTooComplex
 from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
-from packs.models import Pack
-from validator.engine import nearest_word
+from packs.models import Pack, TtsExport
+from prints.selectors import face_cache_key
+from validator.engine import CardBase, document_hash, nearest_word
 
 
 def packs_of(*, viewer: Viewer) -> QuerySet[Pack]:
@@ -101,3 +103,62 @@ class StoredPacks:
     def document(self, *, pack_id: int, viewer: Viewer) -> dict[str, Any] | None:
         pack = pack_get(pack_id=pack_id, viewer=viewer)
         return pack.document if pack is not None else None
+
+
+class DrawnFaces:
+    """A pack's faces already in the "faces" cache, for the Tabletop Simulator exporter (its
+    FaceSource): (set code, card) -> the PNG, read from the cache when asked, or None.
+
+    A page face is used only where it is exactly what the exporter would draw: the catalog's
+    card of that set and name holds the very document the pack holds, and has no uploaded art
+    (the page draws the art; the export draws each card without it)."""
+
+    def __init__(self, keys: Mapping[tuple[str, str], str]) -> None:
+        self.keys = dict(keys)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __call__(self, set_code: str, card: CardBase) -> bytes | None:
+        key = self.keys.get((set_code, card.name))
+        if key is None:
+            return None
+        png = caches["faces"].get(key)
+        return png if isinstance(png, bytes) else None
+
+
+def pack_drawn_faces(*, document: Mapping[str, Any]) -> DrawnFaces:
+    """The faces of a pack document's cards that were drawn ahead (see DrawnFaces): one query
+    for the catalog's cards, then a look in the cache for each."""
+    wanted: dict[tuple[str, str], str] = {}
+    for card_set in document.get("sets", []):
+        for card in card_set.get("cards", []):
+            wanted[(str(card_set.get("code")), str(card.get("name")))] = document_hash(card)
+    rows = Card.objects.select_related("card_set").filter(
+        card_set__code__in={code for code, _ in wanted},
+        document_hash__in=set(wanted.values()),
+    )
+    faces = caches["faces"]
+    keys: dict[tuple[str, str], str] = {}
+    for row in rows:
+        where = (row.card_set.code, row.name)
+        if wanted.get(where) != row.document_hash or row.art:
+            continue
+        key = face_cache_key(row)
+        if faces.has_key(key):
+            keys[where] = key
+    return DrawnFaces(keys)
+
+
+def tts_export_get(*, export_id: int, pack: Pack, viewer: Viewer) -> TtsExport | None:
+    """One of the viewer's Tabletop Simulator exports of `pack`, or None."""
+    if not viewer.is_authenticated:
+        return None
+    return TtsExport.objects.filter(pk=export_id, pack=pack, owner_id=viewer.pk).first()
+
+
+def tts_exports_of(*, pack: Pack, viewer: Viewer, limit: int = 5) -> list[TtsExport]:
+    """The viewer's latest Tabletop Simulator exports of `pack`, newest first."""
+    if not viewer.is_authenticated:
+        return []
+    return list(TtsExport.objects.filter(pack=pack, owner_id=viewer.pk)[:limit])

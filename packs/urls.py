@@ -1,6 +1,6 @@
 from django.urls import path
 
-from packs import views, views_simulations
+from packs import views, views_simulations, views_tts
 
 app_name = "packs"
 
@@ -8,7 +8,24 @@ urlpatterns = [
     path("packs/", views.pack_list, name="pack_list"),
     path("packs/new/", views.pack_new, name="pack_new"),
     path("packs/<int:pack_id>/", views.pack_detail, name="pack_detail"),
+    # The zip made while the request waited, before exports ran in the background.
+    path(
+        "packs/<int:pack_id>/download.tts",
+        views_tts.tts_export_old_download,
+        name="tts_export_old_download",
+    ),
     path("packs/<int:pack_id>/download.<str:fmt>", views.pack_download, name="pack_download"),
+    path("packs/<int:pack_id>/tts/", views_tts.tts_export_start, name="tts_export_start"),
+    path(
+        "packs/<int:pack_id>/tts/<int:export_id>/",
+        views_tts.tts_export_detail,
+        name="tts_export",
+    ),
+    path(
+        "packs/<int:pack_id>/tts/<int:export_id>/download.zip",
+        views_tts.tts_export_download,
+        name="tts_export_download",
+    ),
     path(
         "packs/<int:pack_id>/simulate/",
         views_simulations.simulation_start,

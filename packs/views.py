@@ -122,6 +122,7 @@ def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
             "report": report,
             "sets": pack.document.get("sets", []),
             "simulations": pack.simulations.all()[:10],
+            "tts_exports": selectors.tts_exports_of(pack=pack, viewer=request.user),
         },
     )
 

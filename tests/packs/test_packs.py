@@ -241,10 +241,13 @@ def test_builder_page_previews_then_builds(client: Client, catalog: None, alice:
     download = client.get(f"/packs/{pack.pk}/download.json")
     assert parse_pack(json.loads(download.content)).name == "No trolls"
     # The builder's own files: no shared cache (a proxy, a CDN) may keep any of them.
-    for fmt in ("json", "yaml", "tts"):
+    for fmt in ("json", "yaml"):
         response = client.get(f"/packs/{pack.pk}/download.{fmt}")
         assert response.status_code == 200
         assert "private" in response["Cache-Control"], fmt
+    # The Tabletop Simulator zip is made in the background, started from the pack page.
+    old_address = client.get(f"/packs/{pack.pk}/download.tts")
+    assert old_address["Location"] == f"/packs/{pack.pk}/#tabletop-simulator"
 
 
 def test_builder_page_reports_problems(client: Client, catalog: None) -> None:

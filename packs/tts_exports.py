@@ -1,0 +1,220 @@
+"""Tabletop Simulator exports made in the background.
+
+Drawing a pack's faces takes seconds (the 168 cards of the core set) to half a minute (1,000
+cards): too long for a request. The pack page and the API start a TtsExport instead:
+`tts_export_start` records it and enqueues `make_tts_export` on the default task backend
+(settings.TASKS); the task calls `tts_export_run`, which renders the zip with the faces already
+drawn into the "faces" cache (prints/drawing.py), draws only the others, writes its progress
+as it goes, and saves the zip through the default storage.
+
+A user has at most TTS_EXPORTS_PER_USER exports waiting or running (more is TooManyRequests, a
+429 saying when to retry, and nothing is recorded). A finished export and its zip are kept
+TTS_EXPORT_KEEP_HOURS, then deleted: whoever finishes an export deletes the expired ones
+(`tts_exports_delete_expired`), and `manage.py prune_tts_exports` does the same from a
+schedule, for a site where no export runs for a while.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import Q
+from django.tasks import task
+from django.utils import timezone
+
+from accounts.limits import refuse_when_busy
+from packs.models import Pack, TtsExport
+from packs.selectors import pack_drawn_faces
+from packs.tts import TabletopSimulatorExporter
+from prints.models import JobStatus
+from validator.engine import PackError, parse_pack
+
+logger = logging.getLogger(__name__)
+
+ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
+FINISHED = (JobStatus.DONE, JobStatus.FAILED)
+# An export waiting or running this long was lost (its worker stopped): the largest pack takes
+# a minute. It stops counting against its user's limit and expires like a finished one.
+STALE_AFTER = timedelta(hours=1)
+STALE_ERROR = (
+    "The export was lost before it finished (the server restarted, or no worker ran it within "
+    "an hour). Start it again."
+)
+# Progress is written at most this often (the job page reloads every 2 s; each write is a
+# commit, which costs SQLite an fsync), and always at the last face.
+PROGRESS_SECONDS = 0.5
+_clock = time.monotonic
+
+
+class TtsExportFailed(Exception):
+    """The export ended failed (the error is on its row): the task fails with it."""
+
+
+def pack_faces(document: dict[str, object]) -> int:
+    """How many distinct faces a pack's Tabletop Simulator sheets hold: one per card of its
+    Door and Treasure deck lists (copies share a face)."""
+    decks = document.get("decks")
+    if not isinstance(decks, dict):
+        return 0
+    return sum(len(decks.get(name) or []) for name in ("door", "treasure"))
+
+
+def _check_active(user_id: int) -> None:
+    active = TtsExport.objects.filter(owner_id=user_id, status__in=ACTIVE).count()
+    refuse_when_busy(
+        active=active,
+        limit=settings.TTS_EXPORTS_PER_USER,
+        what="Tabletop Simulator exports",
+    )
+
+
+def tts_export_start(*, pack: Pack, actor: User) -> TtsExport:
+    """Record a Tabletop Simulator export of `pack` for `actor` and enqueue it; its page
+    shows the progress and then the download. The caller has checked that the actor may see
+    the pack.
+
+    Raises TooManyRequests, and records nothing, when the actor already has
+    TTS_EXPORTS_PER_USER exports waiting or running (lost ones, older than STALE_AFTER, no
+    longer count). The task is enqueued once the current transaction commits; a backend that
+    refuses it leaves the export failed with the reason."""
+    tts_exports_expire_stalled()
+    _check_active(actor.pk)  # before any write: a refusal costs one count
+    with transaction.atomic():
+        # The user's row, locked, makes two requests at once count one after the other.
+        User.objects.select_for_update().filter(pk=actor.pk).first()
+        _check_active(actor.pk)
+        export = TtsExport.objects.create(pack=pack, owner=actor, total=pack_faces(pack.document))
+    export_id = export.pk
+
+    def enqueue() -> None:
+        try:
+            make_tts_export.enqueue(export_id=export_id)
+        except Exception as exc:
+            logger.exception("Tabletop Simulator export %s could not be queued", export_id)
+            _finish_failed(export_id, f"The export could not be queued: {_describe(exc)}")
+
+    transaction.on_commit(enqueue)
+    export.refresh_from_db()
+    return export
+
+
+def _progress_writer(export_id: int) -> Callable[[int, int], None]:
+    written_at = _clock()
+
+    def progress(done: int, total: int) -> None:
+        nonlocal written_at
+        now = _clock()
+        if done < total and now - written_at < PROGRESS_SECONDS:
+            return
+        TtsExport.objects.filter(pk=export_id, status=JobStatus.RUNNING).update(
+            done=done, total=total
+        )
+        written_at = now
+
+    return progress
+
+
+def tts_export_run(*, export_id: int) -> None:
+    """Make an export's zip: the row goes running, its progress is written as faces are laid
+    out, then the zip is saved whole and the row done; any error leaves it failed with the
+    error's text and no file. An export already finished is left alone (a task delivered
+    twice renders once). Then the expired exports are deleted."""
+    export = TtsExport.objects.select_related("pack").filter(pk=export_id).first()
+    if export is None or export.status in FINISHED:
+        return
+    TtsExport.objects.filter(pk=export_id).update(
+        status=JobStatus.RUNNING, started_at=timezone.now(), done=0, error=""
+    )
+    try:
+        pack = export.pack
+        try:
+            document = parse_pack(pack.document, source=f"pack {pack.pk}")
+        except PackError as exc:
+            raise ValueError("the pack does not load: " + "; ".join(exc.lines())) from exc
+        faces = pack_drawn_faces(document=pack.document)
+        TtsExport.objects.filter(pk=export_id).update(drawn_ahead=len(faces))
+        filename, _, content = TabletopSimulatorExporter().render(
+            document=document, faces=faces, progress=_progress_writer(export_id)
+        )
+        export.archive.save(f"{export_id}-{filename}", ContentFile(content), save=False)
+        TtsExport.objects.filter(pk=export_id).update(
+            archive=export.archive.name, status=JobStatus.DONE, finished_at=timezone.now()
+        )
+    except Exception as exc:  # the export's page says what went wrong; nothing half-made kept
+        logger.exception("Tabletop Simulator export %s failed", export_id)
+        _finish_failed(export_id, f"The export failed: {_describe(exc)}")
+    try:
+        tts_exports_delete_expired()
+    except Exception:  # retried after the next export; this one stands
+        logger.exception("deleting expired Tabletop Simulator exports failed")
+
+
+def tts_exports_expire_stalled() -> int:
+    """Mark failed the exports queued or running for longer than STALE_AFTER, so that their
+    page stops waiting and they no longer count against their user's limit. Returns how
+    many."""
+    cutoff = timezone.now() - STALE_AFTER
+    stalled = TtsExport.objects.filter(
+        Q(status=JobStatus.QUEUED, created_at__lt=cutoff)
+        | Q(status=JobStatus.RUNNING, started_at__lt=cutoff)
+    )
+    return stalled.update(status=JobStatus.FAILED, error=STALE_ERROR, finished_at=timezone.now())
+
+
+def tts_export_expires_at(export: TtsExport) -> datetime | None:
+    """When a finished export and its zip are deleted (None while it runs)."""
+    if export.finished_at is None:
+        return None
+    return export.finished_at + timedelta(hours=settings.TTS_EXPORT_KEEP_HOURS)
+
+
+def tts_export_expired(export: TtsExport, *, now: datetime | None = None) -> bool:
+    """Whether an export's time is up (its zip is no longer served, even before the worker
+    has deleted it)."""
+    expires_at = tts_export_expires_at(export)
+    return expires_at is not None and expires_at <= (now or timezone.now())
+
+
+def tts_exports_delete_expired(*, now: datetime | None = None) -> int:
+    """Delete the exports finished more than TTS_EXPORT_KEEP_HOURS ago, each zip from the
+    media storage first, then the row (lost exports are first marked failed). Returns how
+    many exports were deleted."""
+    tts_exports_expire_stalled()
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.TTS_EXPORT_KEEP_HOURS)
+    expired = TtsExport.objects.filter(status__in=FINISHED, finished_at__lt=cutoff)
+    deleted = 0
+    for export in expired.only("pk", "archive"):
+        if export.archive:
+            export.archive.delete(save=False)
+        TtsExport.objects.filter(pk=export.pk).delete()
+        deleted += 1
+    return deleted
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _finish_failed(export_id: int, error: str) -> None:
+    TtsExport.objects.filter(pk=export_id).update(
+        status=JobStatus.FAILED, error=error[:10_000], finished_at=timezone.now()
+    )
+
+
+@task()
+def make_tts_export(export_id: int) -> str:
+    """The background task: `tts_export_run`, failing (for the backend's records) when the
+    export ended failed. Returns the export's final status."""
+    tts_export_run(export_id=export_id)
+    status = TtsExport.objects.filter(pk=export_id).values_list("status", flat=True).first()
+    if status == JobStatus.FAILED:
+        raise TtsExportFailed(f"Tabletop Simulator export {export_id} failed")
+    return str(status)
