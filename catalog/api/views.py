@@ -7,7 +7,9 @@ user; `validate` and `scenarios/run` are open to anyone and throttled too.
 """
 
 from typing import Any
+from urllib.parse import quote
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
@@ -240,16 +242,22 @@ class CardList(WriteView):
     @extend_schema(request=CardCreateInput, responses={201: CardOutput, **ERRORS})
     def post(self, request: Request) -> Response:
         """Add a card to a set from its typed document (`effects`). 201 with the card at
-        revision 1; 400 naming each bad path of the document (`effects.<path>`) or a name
-        the set already has; 404 for a set the requester may not see, 403 for one they may
-        see but not change."""
+        revision 1, `Location` its address in the API; 400 naming each bad path of the
+        document (`effects.<path>`) or a name the set already has; 404 for a set the
+        requester may not see, 403 for one they may see but not change. The validator checks
+        the card after the answer: its `validation` is "unchecked" until then (the verdict
+        at once when the same document was checked before), and the card read again
+        (`Location`) or its page (`url`, the Validation section) gives the verdict."""
         data = api_input(CardCreateInput, request)
         card_set = _set(request, data["set"])
         with service_errors(document_path="effects"):
             card = card_create(
                 card_set=card_set, actor=request.user, document=data["effects"], source=API_SOURCE
             )
-        return Response(_card_data(request, card), status=201)
+        # With its set named, the address reaches the card in an unlisted set too.
+        where = f"{reverse('api:card_detail', args=[card.pk])}?set={quote(card_set.code)}"
+        location = request.build_absolute_uri(where)
+        return Response(_card_data(request, card), status=201, headers={"Location": location})
 
 
 class CardDetail(WriteView):
@@ -272,7 +280,8 @@ class CardDetail(WriteView):
         """Replace a card's document. `revision` is the revision the edit is based on: if the
         card has been saved since, nothing is written and the answer is 409 (code
         `conflict`), whose error gives the current revision. 200 with the card at its new
-        revision otherwise."""
+        revision otherwise, "unchecked" until the validator has checked the new document
+        after the answer (as for a new card)."""
         data = api_input(CardUpdateInput, request)
         card = _card(request, card_id)
         with service_errors(document_path="effects"):

@@ -18,6 +18,7 @@ from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
 from catalog.search.facets import card_facets
 from catalog.selectors import catalog_cards
 from catalog.services.sets import Actor, require_edit
+from catalog.validation import cards_validation_queue
 from validator.engine import (
     LANGUAGE_VERSION,
     CardBase,
@@ -225,8 +226,9 @@ def _check_name_free(card_set: CardSet, typed: CardBase, exclude: Card | None) -
 
 
 def card_create(*, card_set: CardSet, actor: Actor, document: Any, source: str = "editor") -> Card:
-    """Add a card to a set from its document. Raises CardDocumentError (every error with its
-    path) when the document does not parse, or its name is taken in the set."""
+    """Add a card to a set from its document; the validator checks it in the background
+    (catalog/validation.py). Raises CardDocumentError (every error with its path) when the
+    document does not parse, or its name is taken in the set."""
     user = require_edit(actor, card_set)
     typed = _typed(document)
     if Card.objects.filter(card_set=card_set).count() >= MAX_CARDS_PER_SET:
@@ -237,19 +239,20 @@ def card_create(*, card_set: CardSet, actor: Actor, document: Any, source: str =
         with transaction.atomic():
             _check_name_free(card_set, typed, exclude=None)
             card = card_write(card_set=card_set, typed=typed, actor=user, source=source)
+            cards_validation_queue(card_ids=[card.pk])
     except IntegrityError as exc:  # the same name saved at the same moment by another request
         raise CardDocumentError(
             [DocumentError("name", f"the set already has a card named {typed.name!r}")]
         ) from exc
-    card_validate(card)
     return card
 
 
 def card_update(
     *, card: Card, actor: Actor, document: Any, base_revision: int, source: str = "editor"
 ) -> Card:
-    """Save a new version of a card. `base_revision` is the revision the edit started from:
-    if the card has been saved since, StaleRevisionError is raised and nothing is written."""
+    """Save a new version of a card, checked by the validator in the background (as a new
+    card is). `base_revision` is the revision the edit started from: if the card has been
+    saved since, StaleRevisionError is raised and nothing is written."""
     user = require_edit(actor, card.card_set)
     typed = _typed(document)
     with transaction.atomic():
@@ -262,13 +265,14 @@ def card_update(
             source=source,
             base_revision=base_revision,
         )
-    card_validate(saved)
+        cards_validation_queue(card_ids=[saved.pk])
     return saved
 
 
 def card_validate(card: Card) -> None:
-    """Check a saved card in the engine at once, so its report is there when it is shown.
-    Its whole set is the deck it is met in during whole games."""
+    """Check a saved card in the engine at once, in the caller's request, so its report is
+    there when it is next shown (a curator's accepted proposal). Its whole set is the deck it
+    is met in during whole games."""
     deck = catalog_cards(set_codes=[card.card_set.code])
     cards_validate(cards=[(card.card_set.code, card.document)], deck=deck)
 

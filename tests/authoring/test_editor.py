@@ -87,18 +87,26 @@ def test_preview_is_for_the_set_owner(client: Client, bob: User, her_set: CardSe
 
 @pytest.mark.django_db
 def test_a_new_card_is_saved_as_revision_1_and_validated(
-    as_alice: Client, her_set: CardSet
+    as_alice: Client, her_set: CardSet, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    response = as_alice.post(
-        f"/author/sets/{her_set.code}/add-card/", form_data(monster_document())
-    )
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    with django_capture_on_commit_callbacks(execute=False) as committed:
+        response = as_alice.post(
+            f"/author/sets/{her_set.code}/add-card/", form_data(monster_document())
+        )
     assert response.status_code == 302
     card = Card.objects.get(card_set=her_set)
     assert response["Location"] == f"/sets/{her_set.code}/{card.slug}/"
     assert card.revision == 1 and CardRevision.objects.get(card=card).number == 1
-    assert CardCheck.objects.filter(document_hash=card.document_hash).exists()
+    # The save answers before the rules engine has checked the card: the page says so.
     page = as_alice.get(response["Location"]).content.decode()
     assert "Saved &#x27;Test Ogre&#x27; as revision 1." in page
+    assert 'data-testid="validation">unchecked<' in page and "reload this page" in page
+    for callback in committed:  # the save's transaction commits: the task worker checks it
+        callback()
+    assert CardCheck.objects.filter(document_hash=card.document_hash).exists()
+    reloaded = as_alice.get(response["Location"]).content.decode()
+    assert 'data-testid="validation">pass<' in reloaded
 
 
 @pytest.mark.django_db

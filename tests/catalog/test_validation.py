@@ -1,16 +1,25 @@
-"""validate_cards and the stored reports, and the pages that show them."""
+"""validate_cards and the stored reports, the pages that show them, and saved cards checked
+in the background (catalog/validation.py)."""
 
 import io
 import json
+from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django_tasks_db.models import DBTaskResult
+from rest_framework.test import APIClient
 
-from catalog.models import Card
+from catalog import validation
+from catalog.models import Card, CardSet
+from catalog.services import card_create, card_update, set_create
+from tests.factories import monster_document
 from validator.checks import check_version
+from validator.engine import CardDocumentError, document_hash
 from validator.models import CardCheck
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +113,150 @@ def test_validation_benchmark_leaves_the_reports_as_they_were(core_catalog: None
     text = out.getvalue()
     assert "validated 147 cards (0 failing)" in text and "cards/s" in text and "warm:" in text
     assert list(CardCheck.objects.values_list("document_hash", flat=True)) == before
+
+
+# --------------------------------------------------------------------------------------------
+# Saved cards checked in the background
+
+IMMEDIATE = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+def api_as(user: User) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def her_set(alice: User) -> CardSet:
+    return set_create(owner=alice, code="alice-queue", name="Queued cards")
+
+
+def reported(card_id: int) -> CardCheck | None:
+    card = Card.objects.get(pk=card_id)
+    return CardCheck.objects.filter(
+        document_hash=card.document_hash, check_version=check_version()
+    ).first()
+
+
+def test_an_api_save_answers_unchecked_and_the_card_gets_its_report_after_the_commit(
+    alice: User, her_set: CardSet, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.TASKS = IMMEDIATE  # the task runs as soon as it is queued
+    client = api_as(alice)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = client.post(
+            "/api/cards/",
+            {"set": her_set.code, "effects": monster_document("Queued Ogre")},
+            format="json",
+        )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    # The answer comes before the check, and says so.
+    assert body["validation"] == "unchecked" and reported(body["id"]) is None
+    assert response["Location"].endswith(f"/api/cards/{body['id']}/?set={her_set.code}")
+    for committed in queued:  # the transaction commits: the task is queued, and run at once
+        committed()
+    # A plain level 7 monster with its two treasures plays as encoded.
+    check = reported(body["id"])
+    assert check is not None and check.status == "pass" and check.verified
+    again = client.get(response["Location"]).json()
+    assert again["validation"] == "pass"
+    page = Client()
+    page.force_login(alice)
+    html = page.get(f"/sets/{her_set.code}/queued-ogre/").content.decode()
+    assert 'data-testid="validation">pass<' in html
+
+
+def test_an_update_is_checked_at_the_document_it_saved(
+    alice: User, her_set: CardSet, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.TASKS = IMMEDIATE
+    client = api_as(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        created = client.post(
+            "/api/cards/",
+            {"set": her_set.code, "effects": monster_document("Growing Ogre")},
+            format="json",
+        ).json()
+    assert created["validation"] == "unchecked"
+    with django_capture_on_commit_callbacks(execute=True):
+        updated = client.patch(
+            f"/api/cards/{created['id']}/",
+            {"revision": 1, "effects": monster_document("Growing Ogre", level=12)},
+            format="json",
+        )
+    assert updated.status_code == 200 and updated.json()["validation"] == "unchecked"
+    assert reported(created["id"]) is not None
+    # Saving a document checked before answers with its verdict at once.
+    with django_capture_on_commit_callbacks(execute=False):
+        back = client.patch(
+            f"/api/cards/{created['id']}/",
+            {"revision": 2, "effects": monster_document("Growing Ogre")},
+            format="json",
+        )
+    assert back.json()["validation"] == "pass"
+
+
+def test_a_task_run_after_a_newer_save_checks_the_newer_document(
+    alice: User, her_set: CardSet, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.TASKS = IMMEDIATE
+    with django_capture_on_commit_callbacks(execute=False) as first:
+        card = card_create(card_set=her_set, actor=alice, document=monster_document("Late"))
+    with django_capture_on_commit_callbacks(execute=False):
+        card_update(
+            card=card, actor=alice, document=monster_document("Late", level=3), base_revision=1
+        )
+    for committed in first:  # the first save's task runs only now
+        committed()
+    card.refresh_from_db()
+    assert card.document["level"] == 3 and reported(card.pk) is not None
+    # Nothing was stored for the document the card no longer has.
+    first_hash = document_hash(monster_document("Late"))
+    assert not CardCheck.objects.filter(document_hash=first_hash).exists()
+
+
+def test_a_failed_task_leaves_the_card_unchecked(
+    alice: User,
+    her_set: CardSet,
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.TASKS = IMMEDIATE
+
+    def unreachable(**kwargs: Any) -> None:
+        # A database that fails mid-task cannot be had here; this is where it would fail.
+        raise DatabaseError("the database went away")
+
+    monkeypatch.setattr(validation, "catalog_cards", unreachable)
+    with django_capture_on_commit_callbacks(execute=True):
+        card = card_create(card_set=her_set, actor=alice, document=monster_document("Unlucky"))
+    assert reported(card.pk) is None
+    assert api_as(alice).get(f"/api/cards/{card.pk}/").json()["validation"] == "unchecked"
+    # validate_cards makes up for it.
+    monkeypatch.undo()
+    validate("--set", her_set.code)
+    assert reported(card.pk) is not None
+
+
+# The worker closes its connections as it ends: the test's data must be committed.
+@pytest.mark.django_db(transaction=True)
+def test_with_the_database_queue_the_task_is_kept_with_the_card(
+    alice: User, her_set: CardSet, settings: Any
+) -> None:
+    settings.TASKS = DATABASE_QUEUE
+    card = card_create(card_set=her_set, actor=alice, document=monster_document("Kept"))
+    # Written in the card's own transaction: no commit hook to miss.
+    queued = DBTaskResult.objects.filter(task_path="catalog.validation.validate_saved_cards")
+    assert [row.args_kwargs["args"] for row in queued] == [[[card.pk]]]
+    # A save that is refused (the name is taken) leaves no task behind.
+    with pytest.raises(CardDocumentError):
+        card_create(card_set=her_set, actor=alice, document=monster_document("Kept"))
+    assert queued.count() == 1
+    call_command("db_worker", "--batch", "--no-startup-delay", stdout=io.StringIO())
+    assert queued.get().status == "SUCCESSFUL"
+    check = reported(card.pk)
+    assert check is not None and check.status == "pass"

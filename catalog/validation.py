@@ -1,0 +1,84 @@
+"""Saved cards checked in the background.
+
+Checking a card runs its scenarios and meets it in seeded whole games with its set's deck:
+tens to hundreds of milliseconds of engine time, more than the save itself. So a save made in
+the editor or through the API answers at once, with the card's validation "unchecked" (the API
+contract allows it) unless its document was checked before, and the task worker checks it soon
+after. Its report is stored by document hash, as every report is; the card page's Validation
+section and the API's `validation` show it from then on.
+
+Nothing is lost on the way:
+
+- With the database task backend (`make serve`, the load test) the task is a row written in
+  the same transaction as the card: both are kept or neither is, and the worker runs it
+  however long the web process lives. With an in-process backend (threads, immediate) the
+  task is queued once the card's transaction commits, so it never looks for a card that is
+  not there yet.
+- The task checks each card's current document when it runs: a card saved twice in quick
+  succession is checked at its latest revision, never reported with an older verdict.
+- A task that fails stores nothing: the card stays "unchecked", never a wrong verdict, and
+  `python manage.py validate_cards` checks every card without a report (an in-process queue
+  lost with its process is made up for the same way).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.tasks import task, task_backends
+from django_tasks_db import DatabaseBackend
+
+from catalog.models import Card
+from catalog.selectors import catalog_cards
+from validator.services import cards_validate
+
+logger = logging.getLogger(__name__)
+
+
+def cards_validate_saved(*, card_ids: Iterable[int]) -> int:
+    """Check the current document of each of these cards (those still live) with its whole
+    set as the deck of its whole games, storing every new report; returns how many cards
+    were looked at. Documents already checked by this engine version are not checked again."""
+    by_set: dict[str, list[dict[str, object]]] = defaultdict(list)
+    cards = Card.objects.filter(pk__in=list(card_ids), card_set__deleted_at__isnull=True)
+    for code, document in cards.values_list("card_set__code", "document"):
+        by_set[code].append(document)
+    for code, documents in by_set.items():
+        cards_validate(
+            cards=[(code, document) for document in documents],
+            deck=catalog_cards(set_codes=[code]),
+        )
+    return sum(len(documents) for documents in by_set.values())
+
+
+@task()
+def validate_saved_cards(card_ids: list[int]) -> int:
+    """The background task: check these saved cards (see `cards_validate_saved`)."""
+    return cards_validate_saved(card_ids=card_ids)
+
+
+def _queue_is_in_the_database() -> bool:
+    return isinstance(task_backends[validate_saved_cards.backend], DatabaseBackend)
+
+
+def cards_validation_queue(*, card_ids: list[int]) -> None:
+    """Have these cards checked in the background, from inside the transaction that saves
+    them: in that transaction when the queue is a table of the same database, after it
+    commits otherwise (see the module's docstring)."""
+    ids = sorted(set(card_ids))
+    if not ids:
+        return
+    if _queue_is_in_the_database():
+        validate_saved_cards.enqueue(ids)
+        return
+
+    def enqueue() -> None:
+        try:
+            validate_saved_cards.enqueue(ids)
+        except Exception:  # the card stays unchecked until validate_cards checks it
+            logger.exception("queueing the validation of cards %s failed", ids)
+
+    transaction.on_commit(enqueue)
