@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 from catalog.models import Card, CardRevision, CardSet
 from catalog.services import card_create, set_create
+from catalog.validation import cards_validate_saved
 from packs.blend import PackCard, blend_report
 from packs.models import Pack
 from packs.selectors import PackBuildError
@@ -105,6 +106,7 @@ def test_query_copies_include_and_exclude(catalog: None) -> None:
 def test_cards_failing_validation_are_left_out_unless_kept(catalog: None, alice: User) -> None:
     card_set = set_create(owner=alice, code="alice-broken", name="Broken")
     card = card_create(card_set=card_set, actor=alice, document=monster_document("Shaky"))
+    cards_validate_saved(card_ids=[card.pk])  # as the task worker does after the save
     CardCheck.objects.filter(document_hash=card.document_hash).update(
         status="fail", messages=["it crashed"]
     )
