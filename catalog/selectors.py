@@ -293,6 +293,12 @@ def set_get(*, code: str, viewer: Viewer) -> CardSet | None:
     return _with_counts(visible_sets(viewer=viewer)).filter(code=code).first()
 
 
+def set_open(*, code: str, viewer: Viewer) -> CardSet | None:
+    """A set the viewer may open, or None, without the counts `set_get` adds (a card write
+    needs only the set, and counting its cards costs more than the write's own queries)."""
+    return visible_sets(viewer=viewer).filter(code=code).first()
+
+
 def set_file(*, card_set: CardSet, provenance: bool = False) -> SetFile:
     """A set and its live cards' documents in the order they were added, for the set file;
     with `provenance`, also the set's sources and each card's provenance, its accepted

@@ -98,8 +98,10 @@ def api_input(serializer_class: type[Serializer[Any]], request: Request) -> dict
     return dict(serializer.validated_data)
 
 
-def _set(request: Request, code: str) -> CardSet:
-    card_set = selectors.set_get(code=code, viewer=request.user)
+def _set(request: Request, code: str, *, counts: bool = True) -> CardSet:
+    # A write into the set needs the set alone; an answer about it, its card counts too.
+    find = selectors.set_get if counts else selectors.set_open
+    card_set = find(code=code, viewer=request.user)
     if card_set is None:
         raise NotFound(f"no set with code {code!r}")
     return card_set
@@ -249,7 +251,7 @@ class CardList(WriteView):
         at once when the same document was checked before), and the card read again
         (`Location`) or its page (`url`, the Validation section) gives the verdict."""
         data = api_input(CardCreateInput, request)
-        card_set = _set(request, data["set"])
+        card_set = _set(request, data["set"], counts=False)
         with service_errors(document_path="effects"):
             card = card_create(
                 card_set=card_set, actor=request.user, document=data["effects"], source=API_SOURCE
