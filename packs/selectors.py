@@ -13,7 +13,7 @@ from catalog.search import QueryTooComplex
 from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
 from packs.models import Pack, TtsExport
 from prints.selectors import face_cache_key
-from validator.engine import CardBase, document_hash, nearest_word
+from validator.engine import CardBase, dump_card, nearest_word
 
 
 def packs_of(*, viewer: Viewer) -> QuerySet[Pack]:
@@ -129,20 +129,22 @@ class DrawnFaces:
 
 def pack_drawn_faces(*, document: Mapping[str, Any]) -> DrawnFaces:
     """The faces of a pack document's cards that were drawn ahead (see DrawnFaces): one query
-    for the catalog's cards, then a look in the cache for each."""
-    wanted: dict[tuple[str, str], str] = {}
+    for the catalog's cards of the pack's sets and names, then a look in the cache for each.
+    A card is the pack's when its document, written out as a pack writes it, is the pack's."""
+    wanted: dict[tuple[str, str], Any] = {}
     for card_set in document.get("sets", []):
         for card in card_set.get("cards", []):
-            wanted[(str(card_set.get("code")), str(card.get("name")))] = document_hash(card)
+            wanted[(str(card_set.get("code")), str(card.get("name")))] = card
     rows = Card.objects.select_related("card_set").filter(
         card_set__code__in={code for code, _ in wanted},
-        document_hash__in=set(wanted.values()),
+        name__in={name for _, name in wanted},
+        art="",
     )
     faces = caches["faces"]
     keys: dict[tuple[str, str], str] = {}
     for row in rows:
         where = (row.card_set.code, row.name)
-        if wanted.get(where) != row.document_hash or row.art:
+        if where not in wanted or dump_card(row.typed) != wanted[where]:
             continue
         key = face_cache_key(row)
         if faces.has_key(key):

@@ -61,6 +61,9 @@ AUTH_ONLY = {
     ("DELETE", "/api/cards/{card_id}/"),
     ("POST", "/api/packs/"),
     ("GET", "/api/packs/{pack_id}/"),
+    ("POST", "/api/packs/{pack_id}/tts/"),
+    ("GET", "/api/packs/{pack_id}/tts/{export_id}/"),
+    ("GET", "/api/packs/{pack_id}/tts/{export_id}/download.zip"),
     # Proposals (contributions/api.py): every one of them needs a user.
     ("POST", "/api/sets/{code}/proposals/"),
     ("GET", "/api/proposals/"),
