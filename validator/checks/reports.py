@@ -14,7 +14,7 @@ import yaml
 
 from validator.engine import ENGINE_VERSION
 
-CHECKS_VERSION = "12"
+CHECKS_VERSION = "13"
 
 
 @dataclass
