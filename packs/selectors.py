@@ -131,10 +131,18 @@ def pack_drawn_faces(*, document: Mapping[str, Any]) -> DrawnFaces:
     """The faces of a pack document's cards that were drawn ahead (see DrawnFaces): one query
     for the catalog's cards of the pack's sets and names, then a look in the cache for each.
     A card is the pack's when its document, written out as a pack writes it, is the pack's."""
+    decks = document.get("decks") or {}
+    in_decks = {
+        (str(entry.get("set")), str(entry.get("name")))
+        for name in ("door", "treasure")
+        for entry in decks.get(name) or []
+    }
     wanted: dict[tuple[str, str], Any] = {}
     for card_set in document.get("sets", []):
         for card in card_set.get("cards", []):
-            wanted[(str(card_set.get("code")), str(card.get("name")))] = card
+            where = (str(card_set.get("code")), str(card.get("name")))
+            if where in in_decks:  # only those have a face on a sheet
+                wanted[where] = card
     rows = Card.objects.select_related("card_set").filter(
         card_set__code__in={code for code, _ in wanted},
         name__in={name for _, name in wanted},

@@ -133,9 +133,16 @@ def _jpeg(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+# How a face is scaled down to its cell (1.84 times smaller): an average over the area each
+# cell pixel covers, sharp enough for the rules text at this size. It costs 5 ms a face where
+# bicubic costs 12, and a face drawn ahead is only 10 ms more to decode: most of a warm
+# export's time (measured on the core set's faces).
+CELL_RESAMPLE: Final = Image.Resampling.BOX
+
+
 def _scaled(image: Image.Image) -> Image.Image:
     rgb = image.convert("RGB") if image.mode != "RGB" else image
-    return rgb.resize((CELL_WIDTH, CELL_HEIGHT), Image.Resampling.BICUBIC)
+    return rgb.resize((CELL_WIDTH, CELL_HEIGHT), CELL_RESAMPLE)
 
 
 def _cell(entry: _Entry, faces: FaceSource | None) -> tuple[Image.Image, list[str]]:

@@ -34,6 +34,7 @@ from catalog.services import card_create, card_delete, card_write, set_create
 from contributions.models import Proposal
 from contributions.services import proposal_create
 from packs import simulations
+from packs.models import TtsExport
 from packs.services import pack_build, pack_create
 from prints.models import JobStatus, ProxyJob
 from tests.factories import monster_document
@@ -77,6 +78,7 @@ def _pages(
     simulation_id: int,
     job_id: int,
     proposal_id: int = 0,
+    tts_export_id: int = 0,
 ) -> dict[str, Visit]:
     edit = f"/author/sets/{set_code}/"
     return {
@@ -115,6 +117,7 @@ def _pages(
         "pack-new": Visit("/packs/new/"),
         "pack": Visit(f"/packs/{pack_id}/"),
         "simulation": Visit(f"/packs/{pack_id}/simulations/{simulation_id}/"),
+        "tts-export": Visit(f"/packs/{pack_id}/tts/{tts_export_id}/"),
         "proxies": Visit("/proxies/"),
         "proxy-job": Visit(f"/proxies/jobs/{job_id}/"),
         "effect-language": Visit("/docs/effect-language/"),
@@ -202,6 +205,10 @@ def site(test_database: None, django_db_blocker: Any) -> Iterator[Site]:
         simulation.refresh_from_db()
         assert simulation.status == "done", simulation.error
         job = ProxyJob.objects.create(owner=user, status=JobStatus.FAILED, error="Sheet too big")
+        # A failed export (one that runs reloads itself; tests/e2e/test_tts_export.py has those).
+        export = TtsExport.objects.create(
+            pack=pack, owner=user, status=JobStatus.FAILED, total=150, error="The export failed"
+        )
         proposal = _stale_proposal(user)
         client = Client()
         client.force_login(user)
@@ -213,7 +220,15 @@ def site(test_database: None, django_db_blocker: Any) -> Iterator[Site]:
         try:
             yield Site(
                 url=server.url,
-                pages=_pages(card_set.code, card.slug, pack.pk, simulation.pk, job.pk, proposal.pk),
+                pages=_pages(
+                    card_set.code,
+                    card.slug,
+                    pack.pk,
+                    simulation.pk,
+                    job.pk,
+                    proposal.pk,
+                    export.pk,
+                ),
                 session_cookie=cookie,
             )
         finally:

@@ -34,10 +34,7 @@ def pack(live_server: LiveServer, settings: Any, tmp_path: Path) -> Pack:
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.CACHES = {
         **settings.CACHES,
-        "faces": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "faces"),
-        },
+        "faces": {**settings.CACHES["faces"], "LOCATION": str(tmp_path / "faces")},
     }
     call_command("load_catalog", stdout=io.StringIO())
     erin = User.objects.create_user("erin", password=PASSWORD)

@@ -275,7 +275,12 @@ def test_each_card_id_shows_that_card_and_the_last_cell_the_back(core: Export) -
             ids = sorted(i for i in by_id if i // 100 == int(number))
             for card_id in (ids[0], ids[-1]):
                 png = render_face(cards[by_id[card_id]], "munchkin-core").png
-                face = Image.open(io.BytesIO(png)).convert("RGB").resize((CELL_WIDTH, CELL_HEIGHT))
+                # Scaled as the exporter says it scales faces: an average over each cell pixel.
+                face = (
+                    Image.open(io.BytesIO(png))
+                    .convert("RGB")
+                    .resize((CELL_WIDTH, CELL_HEIGHT), Image.Resampling.BOX)
+                )
                 here = difference(cell(sheet, columns, card_id % 100), face)
                 others = [
                     difference(cell(sheet, columns, i % 100), face) for i in ids if i != card_id

@@ -56,10 +56,7 @@ def faces_cache(settings: Any, tmp_path: Path) -> None:
     """An empty faces cache of this test's own (the site's is shared by every process)."""
     settings.CACHES = {
         **settings.CACHES,
-        "faces": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "faces"),
-        },
+        "faces": {**settings.CACHES["faces"], "LOCATION": str(tmp_path / "faces")},
     }
 
 
