@@ -389,6 +389,40 @@ def test_the_schema_documents_the_export_endpoints() -> None:
     assert {"status", "done", "total", "download", "status_url", "expires_at"} <= set(fields)
 
 
+def test_export_pack_writes_the_zip_at_once(
+    core_catalog: None, faces_cache: None, tmp_path: Path
+) -> None:
+    out = io.StringIO()
+    target = tmp_path / "six.zip"
+    call_command(
+        "export_pack",
+        "--sets=munchkin-core",
+        f"--query={QUERY}",
+        "--name=Six of core",
+        "--format=tts",
+        f"--output={target}",
+        stdout=out,
+    )
+    assert f"wrote {target}: Six of core: 6 cards" in out.getvalue()
+    archive = zipfile.ZipFile(target)
+    saved = json.loads(archive.read("six-of-core.json"))
+    assert sum(len(deck["ContainedObjects"]) for deck in saved["ObjectStates"]) == sum(
+        card.copies or 1
+        for card in Card.objects.filter(
+            card_set__code="munchkin-core",
+            name__in=[
+                "Net Troll",
+                "Crabs",
+                "Maul Rat",
+                "Large Angry Chicken",
+                "Boots of Butt-Kicking",
+                "Cloak of Obscurity",
+            ],
+        )
+    )
+    assert {"door-sheet-1.jpg", "treasure-sheet-1.jpg"} <= set(archive.namelist())
+
+
 # -- the pages --------------------------------------------------------------------------------
 
 

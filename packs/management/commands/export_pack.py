@@ -6,8 +6,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.exports import exporter_get
 from packs.exporters import PACK_FORMATS
-from packs.selectors import PackBuildError
+from packs.selectors import PackBuildError, pack_drawn_faces
 from packs.services import pack_build
+from packs.tts import TabletopSimulatorExporter
 
 
 class Command(BaseCommand):
@@ -21,7 +22,13 @@ class Command(BaseCommand):
         parser.add_argument("--query", default="", help="a search query to narrow the cards")
         parser.add_argument("--name", default="", help="the pack's name")
         parser.add_argument("--output", help="the file to write (default: standard output)")
-        parser.add_argument("--format", choices=PACK_FORMATS, default="json")
+        parser.add_argument(
+            "--format",
+            choices=(*PACK_FORMATS, "tts"),
+            default="json",
+            help="the pack as JSON or YAML, or tts: the Tabletop Simulator zip, made here (the "
+            "site makes it in the background) with the faces drawn ahead",
+        )
         parser.add_argument(
             "--include-failing",
             action="store_true",
@@ -42,8 +49,12 @@ class Command(BaseCommand):
             raise CommandError(
                 "no pack written:\n" + "\n".join(f"  {p}: {m}" for p, m in exc.errors)
             ) from exc
-        exporter = exporter_get(f"pack-{options['format']}")
-        _, _, content = exporter.render(document=built.document)
+        if options["format"] == "tts":
+            faces = pack_drawn_faces(document=built.document)
+            _, _, content = TabletopSimulatorExporter().render(document=built.document, faces=faces)
+        else:
+            exporter = exporter_get(f"pack-{options['format']}")
+            _, _, content = exporter.render(document=built.document)
         report = built.report
         summary = (
             f"{built.name}: {built.card_count} cards, {built.door_copies} Door and "
