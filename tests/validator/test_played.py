@@ -123,6 +123,20 @@ def test_a_second_ship_under_cheat_gives_the_best_run_away_bonus() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "mutant_id",
+    [
+        "turn:_ships:compare:9deb7634",
+        "turn:check_can_hold:branch:052c6e3a",
+        "turn:check_can_hold:compare:963f6d19",
+    ],
+)
+def test_without_cheat_a_second_ship_is_refused(mutant_id: str) -> None:
+    """Munchkin Booty: one Ship at a time, unless Cheat! brings in the second."""
+    card = next(c for c in _set("munchkin-booty").cards if c.name == "Cheat!")
+    assert_planted_bug_fails(card, "munchkin-booty", mutant_id, "a second Ship is refused")
+
+
 # SpongeBob's Wandering Monster puts two monsters in the fight: an Ally's bonus counts against
 # both, and an Ally given up escapes both (the set's rulebook, Allies).
 FOLLOWER_CASES = [

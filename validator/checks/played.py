@@ -983,6 +983,20 @@ def _second_ship_run(ctx: CheckContext, card: CardBase) -> None:
         },
         expect_values(outcome="escaped", levels={"Hero": 3}),
     )
+    ctx.run(
+        "without it, a second Ship is refused",
+        {
+            "players": [_player("Hero", 3, in_play=[ketch], hand=[clipper])],
+            "steps": [{"play": clipper, "by": "Hero"}],
+            "cards": ships,
+            "expect": {
+                "error": "one Ship at a time",
+                "in_play": {"Hero": [ketch]},
+                "not_in_play": {"Hero": [clipper]},
+                "hand_sizes": {"Hero": 1},
+            },
+        },
+    )
 
 
 def _add_monster_check(ctx: CheckContext, card: CardBase, effect: AddMonster) -> None:
