@@ -12,12 +12,14 @@ digit fall back to a substring match.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Q
+from django.db.models import BooleanField, Expression, Q
 from django.db.models.expressions import RawSQL
+from django.db.models.sql.compiler import SQLCompiler
 
 Column = Literal["name", "text", "both"]
 
@@ -65,9 +67,51 @@ def text_match(value: str, *, column: Column) -> Q:
         sql = "SELECT rowid FROM catalog_card_fts WHERE catalog_card_fts MATCH %s"
         return Q(pk__in=RawSQL(sql, (match,)))
     if connection.vendor == "postgresql":
-        query = " <-> ".join(found) + ":*"
-        return Q(pk__in=RawSQL(pg_match_sql(column), (query,) * len(PG_COLUMNS[column])))
+        # A condition on the card's own row, not a list of ids: terms joined by `or` become
+        # one bitmap of the GIN indexes, and the planner sees how few rows match.
+        return Q(StoredWordsMatch(PG_COLUMNS[column], " <-> ".join(found) + ":*"))
     return _substring(value, column)  # another database: a scan, but the same cards
+
+
+class StoredWordsMatch(Expression):
+    """PostgreSQL: the card's stored words (`search_name`, `search_text`) match a tsquery.
+    Written on the card table's alias in the query at hand, as a column would be, so it holds
+    in a subquery too."""
+
+    output_field = BooleanField()
+    conditional = True
+
+    def __init__(self, columns: tuple[str, ...], tsquery: str, alias: str | None = None) -> None:
+        super().__init__()
+        self.columns, self.tsquery, self.alias = columns, tsquery, alias
+
+    def resolve_expression(
+        self,
+        query: Any = None,
+        allow_joins: bool = True,
+        reuse: Any = None,
+        summarize: bool = False,
+        for_save: bool = False,
+    ) -> StoredWordsMatch:
+        alias = query.get_initial_alias() if query is not None else None
+        return StoredWordsMatch(self.columns, self.tsquery, alias)
+
+    def relabeled_clone(self, change_map: Mapping[str, str]) -> StoredWordsMatch:
+        alias = change_map.get(self.alias, self.alias) if self.alias else None
+        return StoredWordsMatch(self.columns, self.tsquery, alias)
+
+    def as_sql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper
+    ) -> tuple[str, tuple[str | int, ...]]:
+        table = compiler.quote_name(self.alias or "catalog_card")
+        matches = [
+            f"{table}.{connection.ops.quote_name(column)} @@ to_tsquery('simple'::regconfig, %s)"
+            for column in self.columns
+        ]
+        return f"({' OR '.join(matches)})", (self.tsquery,) * len(self.columns)
+
+    def get_group_by_cols(self) -> list[Any]:
+        return []
 
 
 def _substring(value: str, column: Column) -> Q:

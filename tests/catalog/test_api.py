@@ -5,6 +5,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from catalog.models import Card
+
 pytestmark = pytest.mark.django_db
 
 CARD_KEYS = {
@@ -66,6 +68,10 @@ def test_card_search_returns_the_list_object(client: Client, core_catalog: None)
 def test_pages_and_next_page(client: Client, core_catalog: None) -> None:
     _, first = get(client, "/api/cards/", q="set:munchkin-core")
     assert first["total"] == 147 and first["has_more"] and len(first["data"]) == 60
+    slugs = dict(Card.objects.values_list("pk", "slug"))
+    for card in first["data"]:  # every card its own addresses, not the first card's
+        assert card["url"] == f"http://testserver/sets/munchkin-core/{slugs[card['id']]}/"
+        assert card["image"].startswith(f"http://testserver/faces/{card['id']}/")
     assert "page=2" in first["next_page"]
     _, last = get(client, "/api/cards/", q="set:munchkin-core", page="3")
     assert not last["has_more"] and last["next_page"] is None and len(last["data"]) == 27

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
-from catalog.models import Card
+from catalog.models import Card, CardTag
 from catalog.search import fulltext
 from catalog.selectors import card_search
 
@@ -153,3 +153,17 @@ def test_a_lost_trigger_is_restored_and_the_index_rebuilt(core_catalog: None) ->
     assert fulltext.ensure_index(connection) is True
     assert names("name:twin") == {"Net Troll Twin"}
     assert fulltext.ensure_index(connection) is False
+
+
+@pytest.mark.django_db
+def test_a_word_search_holds_inside_a_subquery(core_catalog: None) -> None:
+    # The outer query's card table and the subquery's are two aliases of one table: the
+    # match must be written on the subquery's own.
+    cards, _ = card_search(query="name:undead", viewer=AnonymousUser())
+    # No join to the cards outside: only the subquery's own alias can name them.
+    tagged = set(CardTag.objects.filter(card__in=cards.values("pk")).values_list("card_id"))
+    expected = set(
+        CardTag.objects.filter(card__name__in=names("name:undead")).values_list("card_id")
+    )
+    assert expected  # an undead monster carries its tag
+    assert tagged == expected
