@@ -123,6 +123,9 @@ def log_in(page: Page, url: str) -> None:
     page.locator("#id_password").fill(ERIN[1])
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("New card")
+    # The heading is there once the HTML is read; the editor's script, which listens for
+    # typing, has run only once the page has loaded.
+    page.wait_for_load_state("load")
 
 
 def stat_row(page: Page, name: str) -> Locator:
@@ -155,6 +158,10 @@ def test_a_blank_form_shows_no_error_before_the_first_edit(page: Page, erins_set
     assert page.locator(".live-error, .gutter .error-line").count() == 0
     assert requests == []
     page.get_by_label("Name").fill("Bog Ogre")
+    # The pause after typing runs out on the test's clock; the preview's answer comes over
+    # the network, on real time, and what the page does with it may wait on the clock again.
+    with page.expect_response(lambda r: "/author/preview/" in r.url):
+        page.clock.run_for(5000)
     page.clock.run_for(5000)
     # The name alone is not a card: a monster's level must be known when encoding is full.
     expect(page.get_by_test_id("preview-errors").locator("li")).not_to_have_count(0)
