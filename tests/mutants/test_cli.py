@@ -11,7 +11,6 @@ from validator.mutants.runner import Outcome
 CI_SAMPLE = Path(__file__).with_name("ci_sample.txt")
 
 
-@pytest.mark.slow  # a minute on 2 cores: CI's slow tier runs it, `make test` does not
 def test_a_fixed_sample_of_mutants_stays_killed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
