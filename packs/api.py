@@ -25,6 +25,7 @@ from packs.models import Pack, TtsExport
 from packs.selectors import PackBuildError
 from packs.services import pack_build, pack_create
 from packs.views_tts import tts_export_file
+from prints import background
 from prints.models import JobStatus
 from validator.engine import PACK_SCHEMA_PATH, whole_number
 
@@ -276,7 +277,7 @@ class TtsExportDetail(ApiView):
         `total` faces on their sheets, `drawn_ahead` of them found already drawn), then its
         `download` address until `expires_at`."""
         _pack, export = _own_export(request, pack_id, export_id)
-        if export.status in tts_exports.ACTIVE and tts_exports.tts_exports_expire_stalled():
+        if export.status in background.ACTIVE and tts_exports.tts_exports_expire_stalled():
             export.refresh_from_db()
         return Response(TtsExportOutput(export, context={"request": request}).data)
 

@@ -11,19 +11,18 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 
 from accounts.limits import refuse_when_busy
 from packs.models import Pack, PackSimulation, SimulationStatus
+from prints.background import describe_error, jobs_expire_stalled
 from validator.engine import PackError, parse_pack, simulate
 
 logger = logging.getLogger(__name__)
@@ -38,9 +37,9 @@ PROGRESS_SECONDS = 0.5
 _clock = time.monotonic
 
 ACTIVE = (SimulationStatus.QUEUED, SimulationStatus.RUNNING)
-# A simulation waiting or running this long was lost (its process stopped): the longest takes
-# minutes. With the thread backend, a restart of the web process loses what it was running.
-STALE_AFTER = timedelta(hours=1)
+# A simulation waiting or running longer than STALE_AFTER (an hour; the longest takes
+# minutes) was lost. With the thread backend, a restart of the web process loses what it
+# was running.
 # Starting the worker processes costs about as much as playing 50 to 100 games: a
 # simulation gets one process per 50 of its games, up to SIMULATION_JOBS.
 GAMES_PER_PROCESS = 50
@@ -110,7 +109,7 @@ def simulation_start(
             result = run_simulation.enqueue(simulation_id=simulation_id)
         except Exception as exc:
             logger.exception("Simulation %s could not be enqueued", simulation_id)
-            _finish_failed(simulation_id, f"could not be queued: {_describe(exc)}")
+            _finish_failed(simulation_id, f"could not be queued: {describe_error(exc)}")
             return
         PackSimulation.objects.filter(pk=simulation_id).update(task_id=result.id[:64])
 
@@ -167,7 +166,7 @@ def simulation_run(*, simulation_id: int) -> None:
         )
     except Exception as exc:
         logger.exception("Simulation %s failed", simulation_id)
-        _finish_failed(simulation_id, _describe(exc))
+        _finish_failed(simulation_id, describe_error(exc))
         return
     PackSimulation.objects.filter(pk=simulation_id).update(
         status=SimulationStatus.DONE,
@@ -182,13 +181,8 @@ def simulation_expire_stalled() -> int:
     """Mark failed the simulations queued or running for longer than STALE_AFTER, so that
     their page stops waiting and they no longer count against their user's limit. Returns how
     many. A lost task that runs after all then finds its simulation failed and plays nothing."""
-    cutoff = timezone.now() - STALE_AFTER
-    stalled = PackSimulation.objects.filter(
-        Q(status=SimulationStatus.QUEUED, created_at__lt=cutoff)
-        | Q(status=SimulationStatus.RUNNING, started_at__lt=cutoff)
-    )
-    return stalled.update(
-        status=SimulationStatus.FAILED, error=STALE_ERROR, finished_at=timezone.now()
+    return jobs_expire_stalled(
+        PackSimulation.objects.all(), error=STALE_ERROR, running_since="started_at"
     )
 
 
@@ -203,11 +197,6 @@ def run_simulation(simulation_id: int) -> str:
     if status == SimulationStatus.FAILED:
         raise SimulationFailed(f"simulation {simulation_id} failed")
     return str(status)
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _finish_failed(simulation_id: int, error: str) -> None:

@@ -19,13 +19,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 
@@ -33,16 +32,21 @@ from accounts.limits import refuse_when_busy
 from packs.models import Pack, TtsExport
 from packs.selectors import pack_drawn_faces
 from packs.tts import TabletopSimulatorExporter
+from prints.background import (
+    ACTIVE,
+    FINISHED,
+    describe_error,
+    job_expires_at,
+    jobs_delete_expired,
+    jobs_expire_stalled,
+)
 from prints.models import JobStatus
 from validator.engine import PackError, parse_pack
 
 logger = logging.getLogger(__name__)
 
-ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
-FINISHED = (JobStatus.DONE, JobStatus.FAILED)
-# An export waiting or running this long was lost (its worker stopped): the largest pack takes
-# a minute. It stops counting against its user's limit and expires like a finished one.
-STALE_AFTER = timedelta(hours=1)
+# An export waiting or running longer than STALE_AFTER (an hour; the largest pack takes a
+# minute) was lost: it stops counting against its user's limit and expires like a finished one.
 STALE_ERROR = (
     "The export was lost before it finished (the server restarted, or no worker ran it within "
     "an hour). Start it again."
@@ -98,7 +102,7 @@ def tts_export_start(*, pack: Pack, actor: User) -> TtsExport:
             make_tts_export.enqueue(export_id=export_id)
         except Exception as exc:
             logger.exception("Tabletop Simulator export %s could not be queued", export_id)
-            _finish_failed(export_id, f"The export could not be queued: {_describe(exc)}")
+            _finish_failed(export_id, f"The export could not be queued: {describe_error(exc)}")
 
     transaction.on_commit(enqueue)
     export.refresh_from_db()
@@ -149,7 +153,7 @@ def tts_export_run(*, export_id: int) -> None:
         )
     except Exception as exc:  # the export's page says what went wrong; nothing half-made kept
         logger.exception("Tabletop Simulator export %s failed", export_id)
-        _finish_failed(export_id, f"The export failed: {_describe(exc)}")
+        _finish_failed(export_id, f"The export failed: {describe_error(exc)}")
     try:
         tts_exports_delete_expired()
     except Exception:  # retried after the next export; this one stands
@@ -160,19 +164,14 @@ def tts_exports_expire_stalled() -> int:
     """Mark failed the exports queued or running for longer than STALE_AFTER, so that their
     page stops waiting and they no longer count against their user's limit. Returns how
     many."""
-    cutoff = timezone.now() - STALE_AFTER
-    stalled = TtsExport.objects.filter(
-        Q(status=JobStatus.QUEUED, created_at__lt=cutoff)
-        | Q(status=JobStatus.RUNNING, started_at__lt=cutoff)
+    return jobs_expire_stalled(
+        TtsExport.objects.all(), error=STALE_ERROR, running_since="started_at"
     )
-    return stalled.update(status=JobStatus.FAILED, error=STALE_ERROR, finished_at=timezone.now())
 
 
 def tts_export_expires_at(export: TtsExport) -> datetime | None:
     """When a finished export and its zip are deleted (None while it runs)."""
-    if export.finished_at is None:
-        return None
-    return export.finished_at + timedelta(hours=settings.TTS_EXPORT_KEEP_HOURS)
+    return job_expires_at(export.finished_at, keep_hours=settings.TTS_EXPORT_KEEP_HOURS)
 
 
 def tts_export_expired(export: TtsExport, *, now: datetime | None = None) -> bool:
@@ -187,20 +186,12 @@ def tts_exports_delete_expired(*, now: datetime | None = None) -> int:
     media storage first, then the row (lost exports are first marked failed). Returns how
     many exports were deleted."""
     tts_exports_expire_stalled()
-    cutoff = (now or timezone.now()) - timedelta(hours=settings.TTS_EXPORT_KEEP_HOURS)
-    expired = TtsExport.objects.filter(status__in=FINISHED, finished_at__lt=cutoff)
-    deleted = 0
-    for export in expired.only("pk", "archive"):
-        if export.archive:
-            export.archive.delete(save=False)
-        TtsExport.objects.filter(pk=export.pk).delete()
-        deleted += 1
-    return deleted
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return jobs_delete_expired(
+        TtsExport.objects.all(),
+        file_field="archive",
+        keep_hours=settings.TTS_EXPORT_KEEP_HOURS,
+        now=now,
+    )
 
 
 def _finish_failed(export_id: int, error: str) -> None:

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 from accounts.limits import TooManyRequests
 from packs import selectors, tts_exports
 from packs.models import Pack, TtsExport
+from prints import background
 from prints.models import JobStatus
 
 # Where the pack page offers the export (the old download address leads there).
@@ -67,9 +68,9 @@ def tts_export_detail(request: HttpRequest, pack_id: int, export_id: int) -> Htt
     the download, or what went wrong."""
     pack = _pack(request, pack_id)
     export = _export(request, pack, export_id)
-    if export.status in tts_exports.ACTIVE and tts_exports.tts_exports_expire_stalled():
+    if export.status in background.ACTIVE and tts_exports.tts_exports_expire_stalled():
         export.refresh_from_db()
-    finished = export.status in tts_exports.FINISHED
+    finished = export.status in background.FINISHED
     response = render(
         request,
         "packs/tts_export.html",

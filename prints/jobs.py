@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +29,12 @@ from django.tasks import task
 from django.utils import timezone
 
 from accounts.limits import rate_limit, refuse_when_busy
+from prints.background import (
+    ACTIVE,
+    job_expires_at,
+    jobs_delete_expired,
+    jobs_expire_stalled,
+)
 from prints.models import JobStatus, ProxyJob
 from prints.proxies import ProxySheetExporter, proxy_cards_from_pack
 from prints.selectors import proxy_cards_from_catalog
@@ -49,10 +55,8 @@ logger = logging.getLogger(__name__)
 SYNC_COPIES = 200
 SYNC_FACES = 10
 MAX_COPIES = 3000
-ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
-# A job waiting or running this long was lost (its worker stopped): it stops counting against
-# its user's limit. The largest PDF takes a few minutes.
-STALE_AFTER = timedelta(hours=1)
+# A job waiting or running longer than STALE_AFTER (an hour; the largest PDF takes a few
+# minutes) was lost: it stops counting against its user's limit.
 STALE_ERROR = "The job was lost before it finished (the server restarted). Start it again."
 
 
@@ -159,17 +163,12 @@ def proxy_jobs_expire_stalled() -> int:
     """Mark failed the jobs waiting or running for longer than STALE_AFTER, so that they stop
     counting against their user's limit (and expire like any finished job). Returns how
     many."""
-    cutoff = timezone.now() - STALE_AFTER
-    return ProxyJob.objects.filter(status__in=ACTIVE, created_at__lt=cutoff).update(
-        status=JobStatus.FAILED, error=STALE_ERROR, finished_at=timezone.now()
-    )
+    return jobs_expire_stalled(ProxyJob.objects.all(), error=STALE_ERROR)
 
 
 def proxy_job_expires_at(job: ProxyJob) -> datetime | None:
     """When a finished job and its PDF are deleted (None while it runs)."""
-    if job.finished_at is None:
-        return None
-    return job.finished_at + timedelta(hours=settings.PROXY_JOB_KEEP_HOURS)
+    return job_expires_at(job.finished_at, keep_hours=settings.PROXY_JOB_KEEP_HOURS)
 
 
 def proxy_jobs_delete_expired(*, now: datetime | None = None) -> int:
@@ -177,17 +176,9 @@ def proxy_jobs_delete_expired(*, now: datetime | None = None) -> int:
     storage first, then the rows (lost jobs are first marked failed: see
     proxy_jobs_expire_stalled). Returns how many jobs were deleted."""
     proxy_jobs_expire_stalled()
-    cutoff = (now or timezone.now()) - timedelta(hours=settings.PROXY_JOB_KEEP_HOURS)
-    expired = ProxyJob.objects.filter(
-        status__in=(JobStatus.DONE, JobStatus.FAILED), finished_at__lt=cutoff
+    return jobs_delete_expired(
+        ProxyJob.objects.all(), file_field="pdf", keep_hours=settings.PROXY_JOB_KEEP_HOURS, now=now
     )
-    deleted = 0
-    for job in expired.only("pk", "pdf"):
-        if job.pdf:
-            job.pdf.delete(save=False)
-        ProxyJob.objects.filter(pk=job.pk).delete()
-        deleted += 1
-    return deleted
 
 
 def _options(data: dict[str, Any]) -> ProxyOptions:

@@ -30,6 +30,7 @@ from accounts.limits import BUSY_RETRY_SECONDS, TooManyRequests
 from packs import simulations as services
 from packs.models import Pack, PackSimulation, SimulationStatus
 from packs.plots import PLOTS, PLOTS_BY_SLUG
+from prints.background import STALE_AFTER
 from tests.conftest import FIXTURE_SETS
 from validator.engine import CardBase, build_pack, load_set_file, pack_json, simulate
 
@@ -234,7 +235,7 @@ def test_lost_simulations_fail_and_stop_counting(
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
     settings.SIMULATIONS_PER_USER = 3
     pack = make_pack(alice)
-    long_ago = timezone.now() - services.STALE_AFTER - timedelta(minutes=1)
+    long_ago = timezone.now() - STALE_AFTER - timedelta(minutes=1)
     lost = [
         PackSimulation.objects.create(pack=pack, requested_by=alice, games=5)
         for _ in range(settings.SIMULATIONS_PER_USER)

@@ -29,6 +29,7 @@ from packs.models import Pack, TtsExport
 from packs.selectors import pack_drawn_faces
 from packs.services import pack_build, pack_create
 from packs.tts import TabletopSimulatorExporter
+from prints.background import STALE_AFTER
 from prints.drawing import faces_draw
 from prints.faces import render_face
 from prints.models import JobStatus
@@ -310,7 +311,7 @@ def test_lost_exports_fail_and_stop_counting(
     settings.TTS_EXPORTS_PER_USER = 1
     lost = TtsExport.objects.create(pack=pack, owner=alice, status=JobStatus.RUNNING)
     TtsExport.objects.filter(pk=lost.pk).update(
-        started_at=timezone.now() - tts_exports.STALE_AFTER - timedelta(minutes=1)
+        started_at=timezone.now() - STALE_AFTER - timedelta(minutes=1)
     )
     tts_exports.tts_export_start(pack=pack, actor=alice)
     lost.refresh_from_db()

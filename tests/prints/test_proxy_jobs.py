@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.limits import BUSY_RETRY_SECONDS
 from prints import jobs
+from prints.background import STALE_AFTER
 from prints.models import JobStatus, ProxyJob
 from prints.sheets import ProxyOptions
 
@@ -80,7 +81,7 @@ def test_lost_jobs_stop_counting(
     settings.PROXY_JOBS_PER_USER = 1
     lost = ProxyJob.objects.create(owner=alice, status=JobStatus.RUNNING)
     ProxyJob.objects.filter(pk=lost.pk).update(
-        created_at=timezone.now() - jobs.STALE_AFTER - timedelta(minutes=1)
+        created_at=timezone.now() - STALE_AFTER - timedelta(minutes=1)
     )
     client.force_login(alice)
     assert client.post("/proxies/", CARDS).status_code == 302
