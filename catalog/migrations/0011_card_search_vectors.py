@@ -12,12 +12,14 @@ for a search's total, is the model's `card_cover_idx`, migration 0012.)
 """
 
 from importlib import import_module
-from typing import Any
 
 from django.db import migrations
 
+FULLTEXT = import_module("catalog.migrations.0004_card_fulltext")
 # Undone, the expression indexes of 0004 come back.
-EXPRESSION_INDEXES = import_module("catalog.migrations.0004_card_fulltext").PG_CREATE
+EXPRESSION_INDEXES = FULLTEXT.PG_CREATE
+# Statements per database vendor, run by RunPython (0004's own runner).
+_run = FULLTEXT._run
 
 # The expressions of catalog.search.fulltext.PG_DOCUMENT, frozen here (a test compares them).
 PG_COLUMNS = {
@@ -41,14 +43,6 @@ PG_DROP = [
     *(f"ALTER TABLE catalog_card DROP COLUMN IF EXISTS {column}" for column in PG_COLUMNS),
     *EXPRESSION_INDEXES,
 ]
-
-
-def _run(statements: dict[str, list[str]]) -> Any:
-    def run(apps: Any, schema_editor: Any) -> None:
-        for statement in statements.get(schema_editor.connection.vendor, []):
-            schema_editor.execute(statement)
-
-    return run
 
 
 class Migration(migrations.Migration):
