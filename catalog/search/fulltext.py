@@ -44,14 +44,6 @@ def pg_vector(column: Literal["name", "text"]) -> str:
     return f"to_tsvector('simple'::regconfig, {_PG_DOCUMENT[column]})"
 
 
-def pg_match_sql(column: Column) -> str:
-    """The ids of the cards whose stored words match a tsquery (one parameter per column)."""
-    matches = " OR ".join(
-        f"{stored} @@ to_tsquery('simple'::regconfig, %s)" for stored in PG_COLUMNS[column]
-    )
-    return f"SELECT id FROM catalog_card WHERE {matches}"
-
-
 def words(value: str) -> list[str]:
     return [word.lower() for word in _WORD.findall(value)]
 
