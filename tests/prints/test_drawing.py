@@ -133,3 +133,10 @@ def test_a_load_leaves_its_faces_to_the_pass(
 def test_draw_faces_names_an_unknown_set() -> None:
     with pytest.raises(CommandError, match=re.escape("no set with the code(s) nope")):
         call_command("draw_faces", "--sets", "nope", "--no-progress")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("workers", ["-1", "17"])
+def test_draw_faces_refuses_a_number_of_threads_out_of_range(workers: str) -> None:
+    with pytest.raises(CommandError, match="--workers must be between 1 and 16"):
+        call_command("draw_faces", "--workers", workers, "--no-progress")
