@@ -80,27 +80,31 @@ def serve(
 
 
 def _refuse_unready_site() -> None:
+    """Refuse to start when a setup step was skipped, naming every missing step at once."""
     executor = MigrationExecutor(connection)
     pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
     tables = set(connection.introspection.table_names())
     connection.close()  # the children open their own; none is kept across the fork
+    missing: list[str] = []
     if pending:
-        raise OperationError(
+        missing.append(
             f"{len(pending)} migrations are not applied: run `python manage.py migrate` first"
         )
     cache = cast(dict[str, str], settings.CACHES["default"])
     if cache["BACKEND"].endswith("DatabaseCache") and cache["LOCATION"] not in tables:
-        raise OperationError(
+        missing.append(
             f"the cache table {cache['LOCATION']} is missing (CACHE=database): "
             "run `python manage.py createcachetable` first"
         )
     storage = settings.STORAGES["staticfiles"]["BACKEND"]
     manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
     if "Manifest" in storage and not manifest.exists():
-        raise OperationError(
+        missing.append(
             f"no collected static files in {settings.STATIC_ROOT}: "
             "run `python manage.py collectstatic --no-input` first"
         )
+    if missing:
+        raise OperationError("; ".join(missing))
 
 
 def _start(

@@ -206,6 +206,18 @@ def test_serve_refuses_to_start_without_collected_static_files(
     assert "collectstatic" in result.stderr
 
 
+def test_serve_names_every_missing_setup_step_at_once(
+    transactional_db: None, tmp_path: Path
+) -> None:
+    env = loopback_server_environment(tmp_path)  # STATIC_ROOT is an empty folder
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS cardsite_cache")
+    result = _manage(env, "serve", "--bind", "127.0.0.1:1")
+    assert result.returncode == 1
+    assert "createcachetable" in result.stderr
+    assert "collectstatic" in result.stderr
+
+
 def test_serve_refuses_to_start_without_the_shared_cache_table(
     transactional_db: None, tmp_path: Path
 ) -> None:
