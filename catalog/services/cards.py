@@ -15,6 +15,7 @@ from django.utils.text import slugify
 
 from catalog.faces import faces_changed
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
+from catalog.names import name_key
 from catalog.search.facets import card_facets
 from catalog.selectors import catalog_cards
 from catalog.services.sets import Actor, require_edit
@@ -49,6 +50,7 @@ def card_columns(card: CardBase) -> dict[str, Any]:
     document = dump_card(card)
     return {
         "name": card.name,
+        "name_key": name_key(card.name),
         "slug": card_slug(card.name),
         "document": document,
         "document_hash": document_hash(document),

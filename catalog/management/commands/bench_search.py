@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from catalog.management.scratch import scratch_database
 from catalog.models import Card, CardFacet, CardSet, CardTag
+from catalog.names import name_key
 from catalog.selectors import catalog_cards
 from catalog.services import card_slug, catalog_load, default_fixture_paths
 from validator.engine import document_hash
@@ -298,6 +299,7 @@ def _variant(template: Card, name: str, card_set: CardSet, rng: random.Random) -
     }
     changed = {
         "name": name,
+        "name_key": name_key(name),
         "slug": card_slug(name),
         "document": document,
         "document_hash": document_hash(document),
