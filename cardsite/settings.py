@@ -8,6 +8,7 @@ or the site refuses to start.
 import importlib.util
 import json
 import os
+import re
 import secrets
 import tempfile
 from pathlib import Path
@@ -380,6 +381,15 @@ PROXY_JOB_KEEP_HOURS = env_limit("PROXY_JOB_KEEP_HOURS", 24)
 # finished one's zip is kept before the worker deletes it.
 TTS_EXPORTS_PER_USER = env_limit("TTS_EXPORTS_PER_USER", 2)
 TTS_EXPORT_KEEP_HOURS = env_limit("TTS_EXPORT_KEEP_HOURS", 24)
+# The site's public address ("https://cards.example.org"), where the Tabletop Simulator saved
+# objects' sheet URLs point. Unset: the address of the request that started the export (right
+# for one host; set it when the site has several names or sits behind a proxy that rewrites
+# the Host header).
+SITE_URL = (env_str("SITE_URL", "") or "").rstrip("/")
+if SITE_URL and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+(/[\w.\-~/]*)?", SITE_URL):
+    raise ImproperlyConfigured(
+        f"SITE_URL={SITE_URL!r} is not an http(s) address such as https://cards.example.org"
+    )
 # The pack builder: lines of its "add single cards" field, and ids (include, exclude, copies)
 # in one API request.
 PACK_BUILDER_MAX_LINES = env_limit("PACK_BUILDER_MAX_LINES", 1000)

@@ -87,6 +87,18 @@ class TtsExport(models.Model):
     drawn_ahead = models.PositiveIntegerField(default=0)  # of them, found already drawn
     error = models.TextField(blank=True)
     archive = models.FileField(upload_to="tts/", blank=True)
+    # The saved object with the zip's file names as its FaceURL and BackURL, pointed at the
+    # hosted sheets (or a folder) when it is downloaded (packs/tts_hosting.py).
+    saved_object = models.FileField(upload_to="tts/", blank=True)
+    # Where the saved object's URLs start ("https://cards.example.org"): SITE_URL, or the
+    # address of the request that started the export. Empty: the sheets are not addressed.
+    base_url = models.CharField(max_length=200, blank=True)
+    # Public: every set of the pack was public (or official) when it was exported, and the
+    # sheets are served to anyone who has their address. Otherwise only with `token`.
+    public = models.BooleanField(default=False)
+    set_codes = models.JSONField(default=list, blank=True)  # checked again when serving
+    token = models.CharField(max_length=64, blank=True, db_index=True)
+    token_revoked_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -96,3 +108,26 @@ class TtsExport(models.Model):
 
     def __str__(self) -> str:
         return f"Tabletop Simulator export {self.pk} of {self.pack_id} ({self.status})"
+
+
+class TtsSheet(models.Model):
+    """One image of a Tabletop Simulator export (a face sheet or a back) as hosted: stored
+    once under its content's SHA-256 (`name`), whichever exports share it."""
+
+    export = models.ForeignKey(TtsExport, on_delete=models.CASCADE, related_name="sheets")
+    filename = models.CharField(max_length=100)  # its name in the zip: door-sheet-1.jpg
+    sha256 = models.CharField(max_length=64, db_index=True)
+    name = models.CharField(max_length=200)  # on the media storage: tts/sheets/<sha256>.jpg
+    columns = models.PositiveSmallIntegerField()  # the grid TTS reads (1 x 1 for a back)
+    rows = models.PositiveSmallIntegerField()
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["export", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["export", "filename"], name="tts_sheet_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.filename} of export {self.export_id}"

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from catalog.models import Card, CardSet
 from catalog.search import QueryTooComplex
 from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
-from packs.models import Pack, TtsExport
+from packs.models import Pack, TtsExport, TtsSheet
+from prints.models import JobStatus
 from prints.selectors import face_cache_key
 from validator.engine import CardBase, dump_card, nearest_word
 
@@ -172,3 +176,53 @@ def tts_exports_of(*, pack: Pack, viewer: Viewer, limit: int = 5) -> list[TtsExp
     if not viewer.is_authenticated:
         return []
     return list(TtsExport.objects.filter(pack=pack, owner_id=viewer.pk)[:limit])
+
+
+def tts_export_latest_done(*, pack: Pack, viewer: Viewer) -> TtsExport | None:
+    """The viewer's latest finished, unexpired Tabletop Simulator export of `pack`."""
+    if not viewer.is_authenticated:
+        return None
+    cutoff = timezone.now() - timedelta(hours=settings.TTS_EXPORT_KEEP_HOURS)
+    return (
+        TtsExport.objects.filter(
+            pack=pack, owner_id=viewer.pk, status=JobStatus.DONE, finished_at__gt=cutoff
+        )
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+
+
+def sets_all_public(*, set_codes: Sequence[str]) -> bool:
+    """Whether every one of these sets exists (not in the trash) and is official or public:
+    what anyone may see, so images drawn only from them need no secret address."""
+    if not set_codes:
+        return False
+    public = CardSet.objects.filter(code__in=set_codes).filter(
+        Q(official=True) | Q(visibility="public")
+    )
+    return public.count() == len(set(set_codes))
+
+
+def _served_sheets() -> QuerySet[TtsSheet]:
+    """The images of finished exports not yet expired."""
+    cutoff = timezone.now() - timedelta(hours=settings.TTS_EXPORT_KEEP_HOURS)
+    return TtsSheet.objects.select_related("export").filter(
+        export__status=JobStatus.DONE, export__finished_at__gt=cutoff
+    )
+
+
+def tts_sheet_public(*, sha256: str) -> TtsSheet | None:
+    """The image with this hash of a public export whose sets are all still public, or None
+    (a private pack's image is never served at the address without a token)."""
+    for sheet in _served_sheets().filter(sha256=sha256, export__public=True)[:20]:
+        if sets_all_public(set_codes=sheet.export.set_codes):
+            return sheet
+    return None
+
+
+def tts_sheet_with_token(*, token: str, sha256: str) -> TtsSheet | None:
+    """The image with this hash of the export whose link is `token`, or None (a revoked or
+    unknown token, an expired export, an image of another export)."""
+    if not token:
+        return None
+    return _served_sheets().filter(sha256=sha256, export__token=token).first()

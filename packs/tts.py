@@ -226,20 +226,108 @@ class TabletopSimulatorExporter:
         """`document`: a pack document as stored (checked here) or already parsed.
         `faces`: where faces drawn earlier come from (the site's faces cache, through the
         caller); every other face is drawn here. `progress`: told after each face."""
+        built = self.build(document=document, faces=faces, progress=progress)
+        url = _url_maker(base_url)
+        note = _base_url_step(url("")) if base_url else None
+        return built.zip_name, self.content_type, built.zip(url=url, hosted_step=note)
+
+    def build(
+        self,
+        *,
+        document: Mapping[str, Any] | PackDocument,
+        faces: FaceSource | None = None,
+        progress: Progress | None = None,
+    ) -> TtsBuild:
+        """Draw the sheets and backs of a pack (the slow part) and lay out its decks; the
+        result writes the saved object and the zip for any way of naming the images."""
         pack = document if isinstance(document, PackDocument) else parse_pack(dict(document))
-        slug = slugify(pack.name) or "pack"
         decks = [deck for deck in _decks(pack) if deck.entries]
         files: dict[str, bytes] = {}
         warnings = _draw_images(decks, files, faces, progress)
-        url = _url_maker(base_url)
-        saved = _saved_object(pack, decks, url)
-        readme = _readme(pack, slug, decks, warnings, base_url=url("") if base_url else None)
+        return TtsBuild(pack=pack, decks=decks, images=files, warnings=warnings)
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """One image of an export: its file name in the zip and its grid of cards (1 x 1 for a
+    back, which is a single card)."""
+
+    filename: str
+    columns: int
+    rows: int
+
+
+@dataclass
+class TtsBuild:
+    """A pack's drawn images and deck layout. `images` maps each zip file name
+    (``door-sheet-1.jpg``, ``door-back.jpg``) to its JPEG bytes."""
+
+    pack: PackDocument
+    decks: list[_Deck]
+    images: dict[str, bytes]
+    warnings: list[str]
+
+    @property
+    def slug(self) -> str:
+        return slugify(self.pack.name) or "pack"
+
+    @property
+    def zip_name(self) -> str:
+        return f"{self.slug}-tts.zip"
+
+    @property
+    def json_name(self) -> str:
+        return f"{self.slug}.json"
+
+    def image_infos(self) -> list[ImageInfo]:
+        """Every image with its grid, in the zip's order."""
+        infos: list[ImageInfo] = []
+        for deck in self.decks:
+            infos.append(ImageInfo(deck.back_filename, 1, 1))
+            infos += [ImageInfo(s.filename, s.columns, s.rows) for s in deck.sheets]
+        return infos
+
+    def saved_object(self, *, url: UrlMaker) -> dict[str, Any]:
+        """The saved object, each FaceURL and BackURL `url(file name)`."""
+        return _saved_object(self.pack, self.decks, url)
+
+    def saved_object_bytes(self, *, url: UrlMaker) -> bytes:
+        saved = self.saved_object(url=url)
+        return (json.dumps(saved, indent=2, ensure_ascii=False) + "\n").encode()
+
+    def zip(self, *, url: UrlMaker, hosted_step: str | None = None) -> bytes:
+        """The zip: README, the saved object with `url`'s addresses, the images.
+        `hosted_step`: the README's first loading step when the addresses are already URLs
+        (None: the file names, and the README says how to upload them)."""
+        readme = _readme(self.pack, self.slug, self.decks, self.warnings, hosted_step=hosted_step)
         ordered = {
             "README.txt": readme.encode("utf-8"),
-            f"{slug}.json": (json.dumps(saved, indent=2, ensure_ascii=False) + "\n").encode(),
-            **files,
+            self.json_name: self.saved_object_bytes(url=url),
+            **self.images,
         }
-        return f"{slug}-tts.zip", self.content_type, _zip(ordered)
+        return _zip(ordered)
+
+
+def rewrite_urls(saved: Any, url: UrlMaker) -> Any:
+    """A saved object (as JSON data) with every FaceURL and BackURL `u` replaced by `url(u)`:
+    the saved object written with file names, pointed at wherever the images are."""
+    if isinstance(saved, dict):
+        return {
+            key: url(value)
+            if key in ("FaceURL", "BackURL") and isinstance(value, str)
+            else rewrite_urls(value, url)
+            for key, value in saved.items()
+        }
+    if isinstance(saved, list):
+        return [rewrite_urls(item, url) for item in saved]
+    return saved
+
+
+def _base_url_step(base: str) -> str:
+    return (
+        f"The JSON points each FaceURL and BackURL at {base}<file name>: upload the "
+        "JPEG files there, where everyone joining your game can download them."
+    )
 
 
 def _draw_images(
@@ -430,7 +518,7 @@ def _readme(
     decks: list[_Deck],
     warnings: list[str],
     *,
-    base_url: str | None,
+    hosted_step: str | None,
 ) -> str:
     contents = " and ".join(f"the {d.name.title()} deck ({d.copies} cards)" for d in decks)
     lines = [
@@ -456,11 +544,8 @@ def _readme(
         "",
         "Loading it into Tabletop Simulator:",
     ]
-    if base_url:
-        step = (
-            f"The JSON points each FaceURL and BackURL at {base_url}<file name>: upload the "
-            "JPEG files there, where everyone joining your game can download them."
-        )
+    if hosted_step:
+        step = hosted_step
     else:
         step = (
             "Tabletop Simulator loads images from URLs, and in the JSON each FaceURL and "

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -29,9 +29,10 @@ from django.tasks import task
 from django.utils import timezone
 
 from accounts.limits import refuse_when_busy
+from packs import tts_hosting
 from packs.models import Pack, TtsExport
 from packs.selectors import pack_drawn_faces
-from packs.tts import TabletopSimulatorExporter
+from packs.tts import TabletopSimulatorExporter, UrlMaker
 from prints.background import (
     ACTIVE,
     FINISHED,
@@ -79,10 +80,12 @@ def _check_active(user_id: int) -> None:
     )
 
 
-def tts_export_start(*, pack: Pack, actor: User) -> TtsExport:
+def tts_export_start(*, pack: Pack, actor: User, base_url: str | None = None) -> TtsExport:
     """Record a Tabletop Simulator export of `pack` for `actor` and enqueue it; its page
     shows the progress and then the download. The caller has checked that the actor may see
-    the pack.
+    the pack. `base_url`: where the saved object's image URLs start (the site's address as
+    `tts_hosting.site_base_url` gives it); None is settings.SITE_URL, and with neither the
+    images are stored but the saved object names them by file (packs/tts_hosting.py).
 
     Raises TooManyRequests, and records nothing, when the actor already has
     TTS_EXPORTS_PER_USER exports waiting or running (lost ones, older than STALE_AFTER, no
@@ -94,7 +97,15 @@ def tts_export_start(*, pack: Pack, actor: User) -> TtsExport:
         # The user's row, locked, makes two requests at once count one after the other.
         User.objects.select_for_update().filter(pk=actor.pk).first()
         _check_active(actor.pk)
-        export = TtsExport.objects.create(pack=pack, owner=actor, total=pack_faces(pack.document))
+        export = TtsExport.objects.create(
+            pack=pack,
+            owner=actor,
+            total=pack_faces(pack.document),
+            **tts_hosting.export_hosting_fields(
+                document=pack.document,
+                base_url=settings.SITE_URL if base_url is None else base_url,
+            ),
+        )
     export_id = export.pk
 
     def enqueue() -> None:
@@ -127,8 +138,10 @@ def _progress_writer(export_id: int) -> Callable[[int, int], None]:
 
 def tts_export_run(*, export_id: int) -> None:
     """Make an export's zip: the row goes running, its progress is written as faces are laid
-    out, then the zip is saved whole and the row done; any error leaves it failed with the
-    error's text and no file. An export already finished is left alone (a task delivered
+    out, then the images are stored under their hashes (tts_hosting.host_images), the zip
+    (its saved object pointed at them when the export has a base URL) and the saved object
+    with file names saved whole, and the row done; any error leaves it failed with the
+    error's text and no zip. An export already finished is left alone (a task delivered
     twice renders once). Then the expired exports are deleted."""
     export = TtsExport.objects.select_related("pack").filter(pk=export_id).first()
     if export is None or export.status in FINISHED:
@@ -144,12 +157,30 @@ def tts_export_run(*, export_id: int) -> None:
             raise ValueError("the pack does not load: " + "; ".join(exc.lines())) from exc
         faces = pack_drawn_faces(document=pack.document)
         TtsExport.objects.filter(pk=export_id).update(drawn_ahead=len(faces))
-        filename, _, content = TabletopSimulatorExporter().render(
+        built = TabletopSimulatorExporter().build(
             document=document, faces=faces, progress=_progress_writer(export_id)
         )
-        export.archive.save(f"{export_id}-{filename}", ContentFile(content), save=False)
+        sheets = tts_hosting.host_images(export=export, built=built)
+        by_name: UrlMaker = str
+        url, step = by_name, None
+        if export.base_url:
+            url, step = (
+                tts_hosting.hosted_urls(export, sheets),
+                tts_hosting.hosted_readme_step(export),
+            )
+        content = built.zip(url=url, hosted_step=step)
+        export.archive.save(f"{export_id}-{built.zip_name}", ContentFile(content), save=False)
+        export.saved_object.save(
+            f"{export_id}-{built.json_name}",
+            ContentFile(built.saved_object_bytes(url=by_name)),
+            save=False,
+        )
+        tts_hosting.ensure_images(export=export, built=built)
         TtsExport.objects.filter(pk=export_id).update(
-            archive=export.archive.name, status=JobStatus.DONE, finished_at=timezone.now()
+            archive=export.archive.name,
+            saved_object=export.saved_object.name,
+            status=JobStatus.DONE,
+            finished_at=timezone.now(),
         )
     except Exception as exc:  # the export's page says what went wrong; nothing half-made kept
         logger.exception("Tabletop Simulator export %s failed", export_id)
@@ -182,10 +213,13 @@ def tts_export_expired(export: TtsExport, *, now: datetime | None = None) -> boo
 
 
 def tts_exports_delete_expired(*, now: datetime | None = None) -> int:
-    """Delete the exports finished more than TTS_EXPORT_KEEP_HOURS ago, each zip from the
-    media storage first, then the row (lost exports are first marked failed). Returns how
-    many exports were deleted."""
+    """Delete the exports finished more than TTS_EXPORT_KEEP_HOURS ago, each zip, saved
+    object and image no other export uses from the media storage first, then the row (lost
+    exports are first marked failed). Returns how many exports were deleted."""
     tts_exports_expire_stalled()
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.TTS_EXPORT_KEEP_HOURS)
+    for export in TtsExport.objects.filter(status__in=FINISHED, finished_at__lt=cutoff):
+        tts_hosting.export_files_delete(export)
     return jobs_delete_expired(
         TtsExport.objects.all(),
         file_field="archive",
