@@ -16,16 +16,20 @@ scenario that caused it; the run goes on.
 
 from validator.checks.entry_points import check_card, check_cards, check_document
 from validator.checks.games import add_real_play, meet_in_games
+from validator.checks.language import LanguageCheck, check_language, language_checks
 from validator.checks.reports import SUMMARY_KEYS, CardReport, check_version, coverage
 
 __all__ = [
     "SUMMARY_KEYS",
     "CardReport",
+    "LanguageCheck",
     "add_real_play",
     "check_card",
     "check_cards",
     "check_document",
+    "check_language",
     "check_version",
     "coverage",
+    "language_checks",
     "meet_in_games",
 ]

@@ -25,6 +25,7 @@ from validator.engine import (
     ConditionBase,
     Death,
     DiscardHand,
+    DiscardOwnCard,
     DrawTreasures,
     EffectBase,
     GainLevels,
@@ -89,6 +90,9 @@ class Victim:
     discard: list[tuple[str, str]] = field(default_factory=list)  # character cards, top last
     target: str | None = None  # the player a card that takes from another was played on
     lost_gold: int = 0  # what the items the victim just lost were worth
+    # Whether the outcomes predicted so far found something to act on: an outcome's
+    # `otherwise` runs when it did not (a roll or a choice acts when its chosen effects do).
+    acted: bool = False
 
     def copy(self) -> Victim:
         return Victim(
@@ -104,6 +108,7 @@ class Victim:
             list(self.discard),
             self.target,
             self.lost_gold,
+            self.acted,
         )
 
     def key(self) -> tuple[Any, ...]:
@@ -120,6 +125,7 @@ class Victim:
             others,
             tuple(self.discard),
             self.lost_gold,
+            self.acted,
         )
 
 
@@ -154,22 +160,39 @@ def _holds(condition: ConditionBase | None, who: Victim | Seat) -> bool | None:
 
 
 def predict(effects: Sequence[EffectBase], victim: Victim, die: int) -> list[Victim]:
-    """The possible tables after the outcomes (several when someone has a choice)."""
-    states = [victim.copy()]
+    """The possible tables after the outcomes (several when someone has a choice); each
+    table's `acted` says whether any of these outcomes found something to act on."""
+    start = victim.copy()
+    start.acted = False
+    states = [start]
     for effect in effects:
         if not isinstance(effect, OutcomeBase):
             continue
         found: dict[tuple[Any, ...], Victim] = {}
         for state in states:
+            before = state.acted
             for after in [state] if state.dead else _predict_one(effect, state, die):
+                after.acted = after.acted or before
                 found.setdefault(after.key(), after)
         states = list(found.values())
     return states
 
 
+# Outcomes that act exactly when the outcomes they choose among do (the others act whenever
+# their rule finds something: a rule returns None when it does not).
+_ACTING_BY_THEIR_EFFECTS: tuple[type[OutcomeBase], ...] = (Roll, Choose)
+
+
 def _predict_one(effect: OutcomeBase, state: Victim, die: int) -> list[Victim]:
+    """The tables one outcome may leave, each with `acted` for this outcome alone (its
+    `otherwise` included)."""
+    state = state.copy()
+    state.acted = False
     if isinstance(effect, GainLevels) and effect.target == "each_matching_player":
-        return _gain_each(effect, state.copy())  # `when` picks the players, not the victim
+        gained = _gain_each(effect, state)  # `when` picks the players, not the victim
+        for s in gained:
+            s.acted = True
+        return gained
     holds = _holds(effect.when, state)
     if holds is None:
         state.exact = False
@@ -181,7 +204,15 @@ def _predict_one(effect: OutcomeBase, state: Victim, die: int) -> list[Victim]:
     after = rule(effect, state.copy(), die) if holds else None
     if after is None:  # the condition failed, or the outcome found nothing to act on
         return predict(effect.otherwise, state, die) if effect.otherwise else [state]
-    return after
+    out: list[Victim] = []
+    for s in after:
+        if not isinstance(effect, _ACTING_BY_THEIR_EFFECTS):
+            s.acted = True
+        if not s.acted and effect.otherwise:
+            out += predict(effect.otherwise, s, die)  # the chosen effects found nothing
+        else:
+            out.append(s)
+    return out
 
 
 Outcome = list[Victim] | None  # None: nothing to act on
@@ -454,6 +485,8 @@ def _draw_treasures(effect: DrawTreasures, v: Victim, die: int) -> Outcome:
 
 
 def _take_from_discard(effect: TakeFromDiscard, v: Victim, die: int) -> Outcome:
+    if not v.discard:
+        return None  # nothing to take: the outcome finds nothing to act on
     out = []
     for taken in combinations(sorted(set(v.discard)), min(effect.count, len(set(v.discard)))):
         after = v.copy()
@@ -462,6 +495,25 @@ def _take_from_discard(effect: TakeFromDiscard, v: Victim, die: int) -> Outcome:
             after.doors += 1
         out.append(after)
     return out or None
+
+
+def _discard_card(effect: DiscardOwnCard, v: Victim, die: int) -> Outcome:
+    # One card of the victim's own in play, of the kind named: which one is the victim's.
+    if effect.kind in CHARACTER_KINDS:
+        mine = sorted(t for t in v.traits if t[0] == effect.kind)
+        if not mine:
+            return None
+        out = []
+        for lost in mine:
+            after = v.copy()
+            after.traits.discard(lost)
+            after.discard.append(lost)
+            out.append(after)
+        return out
+    if effect.kind == "item":
+        return [_without(v, [i]) for i in sorted(set(v.items))] or None
+    v.exact = False  # followers, curses, any card: not modelled here
+    return [v]
 
 
 OUTCOME_RULES: dict[type[OutcomeBase], Callable[[Any, Victim, int], Outcome]] = {
@@ -484,6 +536,7 @@ OUTCOME_RULES: dict[type[OutcomeBase], Callable[[Any, Victim, int], Outcome]] = 
     StealLevel: _steal_level,
     DrawTreasures: _draw_treasures,
     TakeFromDiscard: _take_from_discard,
+    DiscardOwnCard: _discard_card,
 }
 
 

@@ -123,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     suite = load_suite()
     print(
         f"Judging the unmutated engine: {len(suite.cards)} cards, "
+        f"{len(suite.language)} checks of the effect language, "
         f"{len(suite.scenario_files)} scenario files...",
         file=sys.stderr,
     )

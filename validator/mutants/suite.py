@@ -1,5 +1,6 @@
 """What judges a mutant: the validator over every card of every set (what `check_cards` and
-`manage.py validate_cards` run, including the whole games), then the scenario files.
+`manage.py validate_cards` run, including the whole games, and the synthetic cards of the effect
+language, `validator/checks/language.py`), then the scenario files.
 
 `observe` runs both on the unmutated engine while recording which lines of the rules modules
 each card's checks and each scenario file reach (with `sys.monitoring`, so the cost is one
@@ -19,7 +20,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from validator.checks import CardReport, add_real_play, check_card
+from validator.checks import CardReport, LanguageCheck, add_real_play, check_card, language_checks
 from validator.engine import CardBase, load_set_file, run_paths
 from validator.mutants.operators import ENGINE_DIR, RULES_MODULES
 
@@ -32,6 +33,9 @@ Line = tuple[str, int]  # (module, line)
 class Suite:
     cards: list[tuple[str, CardBase]]
     scenario_files: list[Path]
+    # The validator's checks of the effect language on synthetic cards: part of the validator,
+    # so a mutant one of them fails is killed by the validator (observed under `check.key`).
+    language: list[LanguageCheck] = field(default_factory=language_checks)
 
 
 @dataclass
@@ -65,6 +69,7 @@ def validator_failures(
     ]
     if games:
         add_real_play(reports, suite.cards, deck=suite.cards)
+    reports += [c.run() for c in suite.language if cards is None or c.key in cards]
     failures = []
     for report in reports:
         if report.status == "fail":
@@ -178,6 +183,11 @@ def observe(suite: Suite) -> tuple[Verdict, Reach]:
         forget_caches()
         sys.monitoring.restart_events()
         add_real_play(reports, suite.cards, deck=suite.cards)
+        for check in suite.language:
+            current[0] = check.key
+            forget_caches()
+            sys.monitoring.restart_events()
+            reports.append(check.run())
     with _recording(reach.by_scenarios) as current:
         for path in suite.scenario_files:
             current[0] = scenario_key(path)
