@@ -26,8 +26,8 @@ from validator.engine.strength import (
     enhanced_stat,
     holds,
     monsters_strength,
-    side_is_winning,
     side_strength,
+    side_wins_with,
     usable_by,
 )
 
@@ -81,12 +81,13 @@ def resolve(game: Game) -> str:
     combat = require_combat(game)
     if combat.resolved:
         raise RuleViolation("the combat is already resolved")
-    combat.last_side_strength = side_strength(game, combat)
-    combat.last_monster_strength = monsters_strength(game, combat)
+    # Reckoned once: both strengths are recorded and decide the outcome.
+    ours = combat.last_side_strength = side_strength(game, combat)
+    theirs = combat.last_monster_strength = monsters_strength(game, combat)
     if not combat.monsters and not combat.slain:
         _collect_removed_treasure(game, combat)
         combat.outcome = "won" if combat.removed else "none"
-    elif not combat.monsters or side_is_winning(game, combat):
+    elif not combat.monsters or side_wins_with(game, combat, ours, theirs):
         _reward(game, combat)
         combat.outcome = "won"
     else:

@@ -248,6 +248,11 @@ def side_wins_ties(game: Game, combat: Combat) -> bool:
 
 def side_is_winning(game: Game, combat: Combat) -> bool:
     ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
+    return side_wins_with(game, combat, ours, theirs)
+
+
+def side_wins_with(game: Game, combat: Combat, ours: int, theirs: int) -> bool:
+    """Whether the side wins with these strengths (for a caller that already reckoned them)."""
     return ours > theirs or (ours == theirs and side_wins_ties(game, combat))
 
 
