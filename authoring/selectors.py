@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import difflib
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, Max
+from django.urls import reverse
+from pydantic import BaseModel
 
 from catalog.models import Card, CardRevision, CardSet
 from catalog.selectors import visible_sets
+from validator.engine import CardDocumentError, ConditionBase, EffectBase, parse_card
 
 Viewer = User | AnonymousUser
 
@@ -101,3 +107,53 @@ def card_history(*, card: Card) -> list[RevisionEntry]:
         )
         previous = revision.document
     return entries[::-1]
+
+
+# The example cards of the editor's help, per process, with the catalog state they were read
+# from: recomputed only when an official card changes.
+_examples_cache: dict[str, Any] = {}
+
+
+def effect_examples() -> dict[str, dict[str, dict[str, str]]]:
+    """For each effect type and condition some official card uses, the clearest such card
+    (the one with the shortest document): {"effects": {type: {"name", "url"}}, "conditions":
+    {key: ...}}. Derived from the catalog, so it follows the cards as they are encoded."""
+    cards = Card.objects.filter(card_set__official=True, card_set__deleted_at__isnull=True)
+    state = cards.aggregate(count=Count("pk"), changed=Max("updated_at"))
+    fingerprint = f"{state['count']}:{state['changed']}"
+    if _examples_cache.get("fingerprint") == fingerprint:
+        cached: dict[str, dict[str, dict[str, str]]] = _examples_cache["examples"]
+        return cached
+    best: dict[tuple[str, str], tuple[int, str, str, str]] = {}
+    rows = cards.order_by("card_set__code", "pk").values_list(
+        "document", "card_set__code", "slug", "name"
+    )
+    for document, code, slug, name in rows:
+        try:
+            typed = parse_card(document)
+        except CardDocumentError:
+            continue  # a stored card the engine no longer reads: no example
+        size = len(json.dumps(document))
+        for used in set(_uses(typed)):
+            if used not in best or size < best[used][0]:
+                best[used] = (size, code, slug, name)
+    examples: dict[str, dict[str, dict[str, str]]] = {"effects": {}, "conditions": {}}
+    for (family, key), (_size, code, slug, name) in sorted(best.items()):
+        url = reverse("catalog:card_detail", args=[code, slug])
+        examples[family][key] = {"name": name, "url": url}
+    _examples_cache.update(fingerprint=fingerprint, examples=examples)
+    return examples
+
+
+def _uses(node: Any) -> Iterator[tuple[str, str]]:
+    """Every ("effects", type) and ("conditions", key) anywhere in a typed card."""
+    if isinstance(node, EffectBase):
+        yield ("effects", str(getattr(node, "type")))  # noqa: B009 - every effect has one
+    elif isinstance(node, ConditionBase):
+        yield ("conditions", node.key)
+    if isinstance(node, BaseModel):
+        for name in type(node).model_fields:
+            yield from _uses(getattr(node, name))
+    elif isinstance(node, (list, tuple)):
+        for item in node:
+            yield from _uses(item)

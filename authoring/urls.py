@@ -12,6 +12,7 @@ urlpatterns = [
     path("author/start-from/", views.card_new_from, name="card_new_from"),
     path("author/trash/cards/<int:card_id>/restore/", views.card_restore, name="card_restore"),
     path("author/preview/<slug:code>/", views.card_preview, name="card_preview"),
+    path("author/card-controls.json", views.card_controls, name="card_controls"),
     path("author/sets/<slug:code>/", views.set_edit, name="set_edit"),
     path("author/sets/<slug:code>/delete/", views.set_delete, name="set_delete"),
     path("author/sets/<slug:code>/restore/", views.set_restore, name="set_restore"),

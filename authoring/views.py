@@ -17,9 +17,10 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from authoring import selectors
+from authoring.controls import controls_config, controls_data
 from authoring.editor import NEW_CARD_YAML, STAT_FIELDS, EditorError, split_document, typed_card
 from authoring.forms import CardForm, SetForm, form_preview
 from authoring.scenarios import scenarios_run_after_save
@@ -28,7 +29,7 @@ from catalog import services
 from catalog.models import MAX_ROW_ID, Card, CardSet
 from catalog.permissions import can_edit_set
 from catalog.services import StaleRevisionError
-from validator.engine import CardDocumentError, whole_number
+from validator.engine import ENGINE_VERSION, CardDocumentError, whole_number
 
 
 def _user(request: HttpRequest) -> Any:
@@ -145,6 +146,10 @@ def _editor_context(
         # Rows of other kinds start hidden, so the page is right before (or without) scripts.
         "shown_stats": {s.name for s in STAT_FIELDS if kind in s.kinds},
         "preview_url": reverse("authoring:card_preview", args=[card_set.code]),
+        "controls_url": f"{reverse('authoring:card_controls')}?v={ENGINE_VERSION}",
+        # The YAML's mapping for the controls to draw at once (None: not readable, so the
+        # page opens on the YAML).
+        "controls_data": controls_data(str(form["document_yaml"].value() or "")),
         "fresh": fresh,
     }
 
@@ -287,6 +292,16 @@ def card_preview(request: HttpRequest, code: str) -> JsonResponse:
     face and the validator's report. Nothing is stored."""
     card_set = _editable_set(request, code)
     return JsonResponse(form_preview(CardForm(request.POST), set_code=card_set.code))
+
+
+@require_GET
+def card_controls(request: HttpRequest) -> JsonResponse:
+    """What the editor's controls are drawn from: the card schema, plain words for each effect
+    type and condition, and an example card for each. The same for everyone (no user data),
+    so caches may keep it; its address carries the engine's version."""
+    response = JsonResponse(controls_config(examples=selectors.effect_examples()))
+    response["Cache-Control"] = "public, max-age=600"
+    return response
 
 
 def card_history(request: HttpRequest, code: str, slug: str) -> HttpResponse:

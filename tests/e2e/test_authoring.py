@@ -55,6 +55,7 @@ def test_sign_up_author_a_card_and_revert(page: Page, site: str) -> None:
     page.get_by_label("Kind").select_option("monster")
     page.locator("#id_level").fill("4")
     page.locator("#id_treasures").fill("1")
+    show_yaml(page)
     page.get_by_label("Everything else (YAML)").fill(MISSPELT)
     errors = page.get_by_test_id("preview-errors")
     expect(errors).to_contain_text("line 1: bad_stuf: unknown key 'bad_stuf'")
@@ -128,6 +129,11 @@ def log_in(page: Page, url: str) -> None:
     page.wait_for_load_state("load")
 
 
+def show_yaml(page: Page) -> None:
+    """The effects open on their controls; the YAML is the advanced view (issue 23)."""
+    page.get_by_test_id("view-switch").get_by_role("button", name="YAML (advanced)").click()
+
+
 def stat_row(page: Page, name: str) -> Locator:
     return page.locator(f'.stat-row[data-field="{name}"]')
 
@@ -174,6 +180,7 @@ def test_errors_are_marked_on_their_yaml_line_and_clear(page: Page, erins_set: s
     page.locator("#id_level").fill("4")
     page.locator("#id_treasures").fill("1")
     page.locator("#id_levels_gained").fill("1")
+    show_yaml(page)
     yaml_box = page.get_by_label("Everything else (YAML)")
     yaml_box.fill(LINE_3_ERROR)
     gutter = page.get_by_test_id("yaml-gutter")
@@ -199,8 +206,10 @@ def test_yaml_and_preview_take_turns_on_a_phone(page: Page, erins_set: str) -> N
     yaml_box = page.get_by_label("Everything else (YAML)")
     preview = page.locator("#editor-preview")
     expect(tabs).to_be_visible()
-    expect(yaml_box).to_be_visible()
+    expect(page.get_by_test_id("card-controls")).to_be_visible()
     expect(preview).to_be_hidden()
+    show_yaml(page)
+    expect(yaml_box).to_be_visible()
     assert page.evaluate(MAIN_OVERFLOW) == []
     page.get_by_label("Name").fill("Bog Ogre")
     yaml_box.fill(LINE_3_ERROR)

@@ -163,7 +163,10 @@
       $("preview-state").textContent = "The preview is unavailable; saving still checks the card.";
       return;
     }
-    if (mine === sequence) render(body); // an older answer arriving late is dropped
+    if (mine !== sequence) return; // an older answer arriving late is dropped
+    render(body);
+    // The controls (card-controls.js) place errors on their rows and follow YAML edits.
+    form.dispatchEvent(new CustomEvent("card-preview", { detail: { body, yamlText: data.get("document_yaml") } }));
   }
 
   form.addEventListener("input", () => {
@@ -175,6 +178,10 @@
     gutter.scrollTop = yaml.scrollTop;
   });
   kind.addEventListener("change", showStatsOfKind);
+  form.addEventListener("card-refresh", () => {
+    clearTimeout(timer);
+    refresh();
+  });
   tabs.hidden = false;
   tabs.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-show]");
