@@ -262,6 +262,11 @@ CONDITION_GLOSSARY: dict[str, Entry] = {
         "The player has a card of this kind in front of them.",
         PLAYER,
     ),
+    "in_play_anywhere": Entry(
+        "A card of a kind is in play anywhere",
+        "Someone, anyone, has a card of this kind in front of them.",
+        PLAYER,
+    ),
     "monster_tag": Entry(
         "Monster has a tag", "The monster fought is tagged so (Undead...).", FIGHT_CONDITIONS
     ),
