@@ -8,7 +8,7 @@ from django.conf import settings
 from django.http import FileResponse, HttpResponse
 from django.urls import path, reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -20,11 +20,11 @@ from catalog.api.serializers import ErrorOutput, StrictInput
 from catalog.api.throttles import WriteThrottle
 from catalog.api.views import ERRORS, ApiView, WriteView, api_input
 from catalog.models import MAX_ROW_ID
-from packs import selectors, tts_exports
+from packs import selectors, tts_exports, tts_hosting
 from packs.models import Pack, TtsExport
 from packs.selectors import PackBuildError
 from packs.services import pack_build, pack_create
-from packs.views_tts import tts_export_file
+from packs.views_tts import tts_export_file, tts_export_saved_object_response
 from prints import background
 from prints.models import JobStatus
 from validator.engine import PACK_SCHEMA_PATH, whole_number
@@ -187,6 +187,10 @@ class TtsExportOutput(serializers.ModelSerializer[TtsExport]):
     url = serializers.SerializerMethodField()
     status_url = serializers.SerializerMethodField()
     download = serializers.SerializerMethodField()
+    saved_object = serializers.SerializerMethodField()
+    images = serializers.SerializerMethodField()
+    local_only = serializers.SerializerMethodField()
+    link_revoked_at = serializers.DateTimeField(source="token_revoked_at", read_only=True)
 
     class Meta:
         model = TtsExport
@@ -206,10 +210,30 @@ class TtsExportOutput(serializers.ModelSerializer[TtsExport]):
             "url",
             "status_url",
             "download",
+            "saved_object",
+            "images",
+            "local_only",
+            "link_revoked_at",
         ]
 
     def get_object(self, obj: TtsExport) -> str:
         return "tts_export"
+
+    def get_saved_object(self, obj: TtsExport) -> str | None:
+        """The saved object alone, its images at this site's addresses (null until done,
+        once expired, when the link is revoked or the images are not hosted)."""
+        if self.get_download(obj) is None or tts_hosting.access(obj) not in ("public", "token"):
+            return None
+        return self._absolute("api:tts_export_saved_object", obj)
+
+    def get_images(self, obj: TtsExport) -> str:
+        """How the images are served: `public` (to anyone), `token` (at addresses holding the
+        export's secret link), `revoked` (no longer), `none` (not hosted)."""
+        return tts_hosting.access(obj)
+
+    def get_local_only(self, obj: TtsExport) -> bool:
+        """The images' addresses are on a loopback address: they reach only this computer."""
+        return bool(obj.base_url) and tts_hosting.is_loopback(obj.base_url)
 
     def _absolute(self, name: str, obj: TtsExport) -> str:
         request = self.context["request"]
@@ -302,6 +326,75 @@ class TtsExportDownload(ApiView):
         return tts_export_file(pack, export)
 
 
+class TtsLinkInput(StrictInput):
+    action = serializers.ChoiceField(
+        choices=["revoke", "renew"],
+        help_text="revoke: the images answer 404 at every address given so far; renew: a new "
+        "link (the old one revoked), for a new saved object",
+    )
+
+
+class TtsExportSavedObject(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "folder",
+                str,
+                required=False,
+                description="a full path where the zip was unpacked: each FaceURL and "
+                "BackURL is then that file's file:/// URL instead of this site's address",
+            )
+        ],
+        responses={
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            409: ErrorOutput,
+            **ERRORS,
+        },
+    )
+    def get(self, request: Request, pack_id: int, export_id: int) -> HttpResponse:
+        """A finished export's saved object alone, to drop into Tabletop Simulator's Saved
+        Objects folder: its images at this site's addresses (public, or holding the
+        export's link), or with `folder` at the unpacked zip's files. 409 before the export
+        is done; 404 once expired or revoked; 400 naming `folder` for a path that cannot be
+        used (not a full path, over 400 characters, control characters)."""
+        pack, export = _own_export(request, pack_id, export_id)
+        if export.status != JobStatus.DONE:
+            raise ApiError(409, "conflict", [("status", f"the export is {export.status}")])
+        try:
+            return tts_export_saved_object_response(pack, export, request.GET.get("folder"))
+        except tts_hosting.FolderError as exc:
+            field, _, message = str(exc).partition(": ")
+            raise ApiError(400, "invalid", [(field, message)]) from exc
+
+
+class TtsExportLink(ApiView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(request=TtsLinkInput, responses={200: TtsExportOutput, **ERRORS})
+    def post(self, request: Request, pack_id: int, export_id: int) -> Response:
+        """Revoke or renew the secret link of an export of a pack that is not public. 200
+        with the export (`images` says `revoked` or `token`); 400 for a public pack's export,
+        which has no link."""
+        _pack, export = _own_export(request, pack_id, export_id)
+        data = api_input(TtsLinkInput, request)
+        user = request.user
+        if not user.is_authenticated:  # pragma: no cover - IsAuthenticated refused them
+            raise NotAuthenticated()
+        change = (
+            tts_hosting.tts_export_link_revoke
+            if data["action"] == "revoke"
+            else tts_hosting.tts_export_link_renew
+        )
+        try:
+            export = change(export=export, actor=user)
+        except ValueError as exc:
+            raise ApiError(400, "invalid", [("action", str(exc))]) from exc
+        return Response(TtsExportOutput(export, context={"request": request}).data)
+
+
 class PackSchema(ApiView):
     permission_classes = [AllowAny]
 
@@ -328,6 +421,16 @@ urlpatterns = [
         "packs/<int:pack_id>/tts/<int:export_id>/download.zip",
         TtsExportDownload.as_view(),
         name="tts_export_download",
+    ),
+    path(
+        "packs/<int:pack_id>/tts/<int:export_id>/saved-object.json",
+        TtsExportSavedObject.as_view(),
+        name="tts_export_saved_object",
+    ),
+    path(
+        "packs/<int:pack_id>/tts/<int:export_id>/link/",
+        TtsExportLink.as_view(),
+        name="tts_export_link",
     ),
     path("schema/pack.json", PackSchema.as_view(), name="pack_schema"),
 ]

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from packs import views, views_simulations, views_tts
 
@@ -25,6 +25,27 @@ urlpatterns = [
         "packs/<int:pack_id>/tts/<int:export_id>/download.zip",
         views_tts.tts_export_download,
         name="tts_export_download",
+    ),
+    path(
+        "packs/<int:pack_id>/tts/<int:export_id>/saved-object.json",
+        views_tts.tts_export_saved_object,
+        name="tts_export_saved_object",
+    ),
+    path(
+        "packs/<int:pack_id>/tts/<int:export_id>/link/",
+        views_tts.tts_export_link,
+        name="tts_export_link",
+    ),
+    # The hosted images, fetched by Tabletop Simulator without a session.
+    re_path(
+        r"^tts/sheets/(?P<sha256>[0-9a-f]{64})\.jpg$",
+        views_tts.tts_sheet_public,
+        name="tts_sheet_public",
+    ),
+    re_path(
+        r"^tts/sheets/(?P<token>[A-Za-z0-9_-]{43})/(?P<sha256>[0-9a-f]{64})\.jpg$",
+        views_tts.tts_sheet,
+        name="tts_sheet",
     ),
     path(
         "packs/<int:pack_id>/simulate/",

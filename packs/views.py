@@ -11,7 +11,7 @@ from django.utils.cache import patch_cache_control
 
 from catalog import selectors as catalog_selectors
 from catalog.exports import UnknownExporter, exporter_get
-from packs import selectors, services
+from packs import selectors, services, views_tts
 from packs.forms import PackBuilderForm
 from packs.models import Pack
 from packs.selectors import PackBuildError
@@ -114,6 +114,7 @@ def pack_list(request: HttpRequest) -> HttpResponse:
 def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
     pack = _pack_or_404(request, pack_id)
     report = pack.document.get("metadata", {}).get("report", {})
+    latest = selectors.tts_export_latest_done(pack=pack, viewer=request.user)
     return render(
         request,
         "packs/pack_detail.html",
@@ -123,6 +124,7 @@ def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
             "sets": pack.document.get("sets", []),
             "simulations": pack.simulations.all()[:10],
             "tts_exports": selectors.tts_exports_of(pack=pack, viewer=request.user),
+            "tts_latest": views_tts.hosting_context(latest) if latest else None,
         },
     )
 
