@@ -39,11 +39,15 @@ def test_json_report_has_the_promised_shape(core_catalog: None) -> None:
     assert report["summary"]["cards"] == 147 and report["summary"]["failing"] == 0
     card = report["cards"][0]
     assert {"set", "name", "encoding", "status", "messages"} <= set(card)
+    # The checks of the effect language on synthetic cards come with every report.
+    assert report["language"] and all(r["set"] == "language" for r in report["language"])
+    assert all(r["status"] == "pass" for r in report["language"])
 
 
 def test_text_report_has_a_line_per_card_and_a_coverage_table(core_catalog: None) -> None:
     text = validate("--set", "munchkin-core")
     assert "PASS munchkin-core / Lame Goblin" in text
+    assert "PASS language / Theft granted by Powers" in text
     assert "monster_enhancer" in text and text.strip().splitlines()[-1].startswith("all")
 
 

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from validator.checks.references import _library_for
 from validator.checks.reports import CardReport
+from validator.checks.runner import CheckContext, expect_values
 from validator.engine import CardBase, parse_card
 
 LANGUAGE_SET = "language"
@@ -131,7 +133,40 @@ _OTHERWISE_MONSTERS = [
     ),
 ]
 
-SYNTHETIC_CARDS: list[dict[str, Any]] = [*_OTHERWISE_MONSTERS]
+# discard_card of a character card (the victims with the Elf the second outcome names) or of
+# an item; with none of that kind, the marker.
+_DISCARD_MONSTERS = [
+    _monster(
+        "Discard Race Or Else",
+        [
+            _otherwise({"type": "discard_card", "kind": "race"}),
+            {"type": "lose_levels", "amount": 1, "when": {"race": "elf"}},
+        ],
+    ),
+    _monster("Discard Item Or Else", [_otherwise({"type": "discard_card", "kind": "item"})]),
+]
+
+# Stats and conditions at values no printed card has.
+_EDGE_CARDS = [
+    # A +1 bonus against a class: no printed monster's conditional bonus is as small.
+    {
+        **_monster("Wizard Hater", [LOSE], level=6),
+        "effects": [{"type": "strength", "amount": 1, "when": {"class": "wizard"}}],
+    },
+    # An enhancer whose Treasure floor is 0, not the 1 of the printed one (Baby).
+    {
+        "name": "Syn Zero Floor",
+        "deck": "door",
+        "kind": "monster_enhancer",
+        "strength": -5,
+        "treasures": -1,
+        "strength_floor": 1,
+        "treasures_floor": 0,
+        "encoding": _FULL,
+    },
+]
+
+SYNTHETIC_CARDS: list[dict[str, Any]] = [*_OTHERWISE_MONSTERS, *_DISCARD_MONSTERS, *_EDGE_CARDS]
 
 
 @cache
@@ -167,9 +202,289 @@ def _card_check(card: CardBase) -> LanguageCheck:
     return LanguageCheck(card.name, run)
 
 
+# --------------------------------------------------------------------------------------------
+# Scenarios the cards' own checks do not generate
+# --------------------------------------------------------------------------------------------
+
+Scenarios = Callable[[CheckContext], None]
+
+
+def _scenario_check(
+    name: str, documents: list[dict[str, Any]], scenarios: Scenarios
+) -> LanguageCheck:
+    """A group of scenarios around synthetic cards (`documents`), each run with an
+    expectation written from the rules; any failure fails the group's report."""
+
+    def run() -> CardReport:
+        cards = [parse_card(d) for d in documents]
+        report = CardReport(LANGUAGE_SET, name, "scenarios", "full")
+        library = _library_for(cards[0], LANGUAGE_SET)
+        for card in cards[1:]:
+            library.add(LANGUAGE_SET, card)
+        ctx = CheckContext(cards[0], LANGUAGE_SET, report, library)
+        scenarios(ctx)
+        report.verified = report.status != "fail"
+        return report
+
+    return LanguageCheck(name, run)
+
+
+def _power(name: str, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "deck": "door", "kind": "power", "rank": 1, "encoding": _FULL, **extra}
+
+
+THEFT = {"type": "meta_ability", "ability": "theft"}
+FINGERS, SLEIGHT, KNACK, KNAVE = "Syn Fingers", "Syn Sleight", "Syn Knack", "Syn Knave"
+THEFT_CARDS = [
+    _power(FINGERS, effects=[THEFT]),
+    _power(SLEIGHT, effects=[THEFT]),
+    _power(KNACK, effects=[THEFT]),
+    _power(KNAVE, effects=[THEFT]),
+    _power("Syn Brawn", effects=[{"type": "strength", "amount": 1}]),
+    # A class with a Theft ability of its own (as the core Thief's): it counts as one more
+    # card granting Theft beside a Power.
+    {
+        "name": "Syn Pickpocket",
+        "deck": "door",
+        "kind": "class",
+        "abilities": [
+            {
+                "name": "Theft",
+                "timing": "outside_combat",
+                "cost": {"discard": 1},
+                "effects": [
+                    {
+                        "type": "roll",
+                        "outcomes": [
+                            {"min": 1, "max": 3, "effects": [LOSE]},
+                            {
+                                "min": 4,
+                                "max": 6,
+                                "effects": [{"type": "steal_item", "size": "small"}],
+                            },
+                        ],
+                    }
+                ],
+            }
+        ],
+        "notes": "A test class: Theft as the core Thief has it.",
+        "encoding": _FULL,
+    },
+    _monster("Brute", [LOSE]),
+]
+# The Super Munchkin rules: Theft takes one discard and a roll of 4 or more; each other card
+# granting Theft takes 1 off the roll needed, never below 2. A roll that falls short costs a
+# level; one that makes it takes a Small item another player (not in a fight) has.
+THEFT_NEEDS = {1: 4, 2: 3, 3: 2, 4: 2}
+
+
+def _theft_scenarios(ctx: CheckContext) -> None:
+    ring, ram = "Validator Helm", "Validator Ram"  # a Small item and a Big one
+
+    def table(sources: int, *, hand: list[str], victim_items: list[str]) -> list[dict[str, Any]]:
+        thieves = [FINGERS, SLEIGHT, KNACK, KNAVE][:sources]
+        return [
+            {"name": "Thief", "level": 4, "in_play": thieves, "hand": hand},
+            {"name": "Mark", "level": 3, "in_play": victim_items},
+        ]
+
+    use = {"use": FINGERS, "ability": "theft", "by": "Thief", "discard": ["Validator Door"]}
+    for sources, needed in THEFT_NEEDS.items():
+        for roll, succeeds in ((needed, True), (needed - 1, False)):
+            if roll < 1:
+                continue
+            players = table(sources, hand=["Validator Door"], victim_items=[ring, ram])
+            ctx.run(
+                f"Theft with {sources} card(s) granting it, roll {roll}",
+                {"players": players, "steps": [use], "dice": [roll]},
+                expect_values(
+                    levels={"Thief": 4 if succeeds else 3, "Mark": 3},
+                    hand_sizes={"Thief": 0},
+                    carried={"Thief": [ring] if succeeds else []},
+                    in_play={"Mark": sorted([ram] if succeeds else [ring, ram])},
+                ),
+            )
+    # A class with Theft beside one Power granting it: two cards, a 3 is enough, a 2 is not.
+    for roll, succeeds in ((3, True), (2, False)):
+        players = table(1, hand=["Validator Door"], victim_items=[ring])
+        players[0]["in_play"] = ["Syn Pickpocket", FINGERS]
+        ctx.run(
+            f"Theft with a Power beside a class that has it, roll {roll}",
+            {"players": players, "steps": [use], "dice": [roll]},
+            expect_values(
+                levels={"Thief": 4 if succeeds else 3},
+                carried={"Thief": [ring] if succeeds else []},
+                in_play={"Mark": [] if succeeds else [ring]},
+            ),
+        )
+    # Nothing Small to take: a good roll takes nothing (the Big item stays), and costs nothing.
+    ctx.run(
+        "Theft with no Small item to take",
+        {
+            "players": table(1, hand=["Validator Door"], victim_items=[ram]),
+            "steps": [use],
+            "dice": [6],
+        },
+        expect_values(levels={"Thief": 4}, hand_sizes={"Thief": 0}, in_play={"Mark": [ram]}),
+    )
+    refused = [
+        ("paid with no card", {**use, "discard": []}, ["Validator Door"]),
+        ("paid with two cards", {**use, "discard": ["Validator Door"] * 2}, ["Validator Door"] * 2),
+        ("paid with the card granting it", {**use, "discard": [FINGERS]}, ["Validator Door"]),
+    ]
+    for label, step, hand in refused:
+        players = table(1, hand=hand, victim_items=[ring])
+        ctx.run(
+            f"Theft {label} is refused",
+            {"players": players, "steps": [step], "dice": [6], "expect": {"error": True}},
+            expect_values(
+                levels={"Thief": 4},
+                hand_sizes={"Thief": len(hand)},
+                in_play={"Thief": [FINGERS], "Mark": [ring]},
+            ),
+        )
+    # Any card in play pays, another Power or an item (the Super Munchkin rules, Classes).
+    for payment in ("Syn Brawn", "Validator Sword"):
+        players = table(1, hand=[], victim_items=[ring])
+        players[0]["in_play"] = [FINGERS, payment]
+        ctx.run(
+            f"Theft paid with {payment} in play",
+            {"players": players, "steps": [{**use, "discard": [payment]}], "dice": [4]},
+            expect_values(
+                levels={"Thief": 4},
+                in_play={"Thief": sorted([FINGERS, ring]), "Mark": []},
+            ),
+        )
+    # Never while fighting: the Thief's own fight refuses it, with the card kept.
+    players = table(1, hand=["Validator Door"], victim_items=[ring])
+    ctx.run(
+        "Theft refused to a fighting Thief",
+        {
+            "players": players,
+            "combat": {"fighter": "Thief", "monsters": ["Syn Brute"]},
+            "steps": [use],
+            "dice": [6],
+            "expect": {"error": "in combat"},
+        },
+        expect_values(hand_sizes={"Thief": 1}, in_play={"Mark": [ring]}),
+    )
+    # A player in a fight is not stolen from: the Mark fights, so the only Small item is safe.
+    players = table(1, hand=["Validator Door"], victim_items=[ring])
+    ctx.run(
+        "Theft takes nothing from a fighting player",
+        {
+            "players": players,
+            "combat": {"fighter": "Mark", "monsters": ["Syn Brute"]},
+            "steps": [use],
+            "dice": [6],
+        },
+        expect_values(levels={"Thief": 4}, hand_sizes={"Thief": 0}, in_play={"Mark": [ring]}),
+    )
+
+
+def _item(name: str, slot: str = "other", **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "deck": "treasure",
+        "kind": "item",
+        "slot": slot,
+        "bonus": 0,
+        "gold": 100,
+        "encoding": _FULL,
+        **extra,
+    }
+
+
+OUTCOME_CARDS = [
+    _monster("Big Thief", [{"type": "steal_item", "size": "big"}]),
+    _monster("Tithe", [{"type": "draw_treasures", "count": 1, "recipient": "fighter"}]),
+    _monster(
+        "Die Table",
+        [
+            {
+                "type": "roll",
+                "outcomes": [
+                    {"min": 1, "max": 1, "effects": [{"type": "lose_levels", "amount": "roll"}]},
+                    {"min": 2, "max": 5, "effects": [GAIN]},
+                    {"min": 6, "max": 6, "effects": [{"type": "lose_levels", "amount": "roll"}]},
+                ],
+            }
+        ],
+    ),
+    # Die modifiers come from character cards, curses and followers (Chicken on Your Head).
+    {**_power("Syn Leaden Die", effects=[{"type": "die_rolls", "amount": -1}]), "kind": "race"},
+    {**_power("Syn Loaded Die", effects=[{"type": "die_rolls", "amount": 1}]), "kind": "class"},
+]
+
+
+def _outcome_scenarios(ctx: CheckContext) -> None:
+    cart, ram = "Validator Cart", "Validator Ram"  # two Big items
+
+    # Stealing a Big item beside one's own: one Big item is all a player may carry (core
+    # rules), so one of the two goes to the lowest-Level player able to carry it, the Rival.
+    def one_big_each(values: dict[str, Any]) -> str | None:
+        hero = [i for i in values["in_play"]["Hero"] if i in (cart, ram)]
+        rival = [i for i in values["in_play"]["Rival"] if i in (cart, ram)]
+        if len(hero) == 1 and len(rival) == 1:
+            return None
+        return f"expected one Big item each, got Hero {hero}, Rival {rival}"
+
+    ctx.run(
+        "a Big item stolen beside one's own",
+        {
+            "players": [
+                {"name": "Hero", "level": 5, "in_play": [cart]},
+                {"name": "Rival", "level": 3, "in_play": [ram]},
+            ],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Big Thief"]},
+            "steps": [{"resolve": True}],
+            "dice": [1],
+            "expect": {"outcome": "caught", "levels": {"Hero": 5, "Rival": 3}},
+        },
+        one_big_each,
+    )
+    # Treasure the card gives "the fighter": a caught helper's draw goes to the fighter too.
+    ctx.run(
+        "a helper's Treasure drawn for the fighter",
+        {
+            "players": [{"name": "Hero", "level": 5}, {"name": "Rival", "level": 3}],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Tithe"]},
+            "steps": [{"help": "Rival"}, {"resolve": True}],
+            "dice": [1, 1],
+        },
+        expect_values(outcome="caught", hand_sizes={"Hero": 2, "Rival": 0}),
+    )
+    # A die modifier takes a roll past the die's faces: it reads as the nearest face of the
+    # table (a 0 as the 1, a 7 as the 6), and an amount "roll" is that face.
+    for die_item, level, rolled, after in (
+        ("Syn Leaden Die", 5, 1, 4),  # 1 - 1 = 0: the 1 face, one level lost
+        ("Syn Loaded Die", 9, 6, 3),  # 6 + 1 = 7: the 6 face, six levels lost
+        ("Syn Leaden Die", 5, 2, 4),  # 2 - 1 = 1: the 1 face
+        ("Syn Loaded Die", 5, 1, 6),  # 1 + 1 = 2: a level gained
+    ):
+        ctx.run(
+            f"the die table with {die_item}, die {rolled}",
+            {
+                "players": [{"name": "Hero", "level": level, "in_play": [die_item]}],
+                "combat": {"fighter": "Hero", "monsters": ["Syn Die Table"]},
+                "steps": [{"resolve": True}],
+                "dice": [1, rolled],
+            },
+            expect_values(outcome="caught", levels={"Hero": after}),
+        )
+
+
+LANGUAGE_SCENARIOS: list[tuple[str, list[dict[str, Any]], Scenarios]] = [
+    ("Theft granted by Powers", THEFT_CARDS, _theft_scenarios),
+    ("Outcomes at the edges", OUTCOME_CARDS, _outcome_scenarios),
+]
+
+
 def language_checks() -> list[LanguageCheck]:
     """Every unit of the family, in a fixed order."""
-    return [_card_check(card) for card in synthetic_cards()]
+    checks = [_card_check(card) for card in synthetic_cards()]
+    checks += [_scenario_check(name, docs, run) for name, docs, run in LANGUAGE_SCENARIOS]
+    return checks
 
 
 def check_language() -> list[CardReport]:

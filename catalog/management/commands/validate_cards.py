@@ -4,7 +4,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.selectors import catalog_cards
-from validator.checks import SUMMARY_KEYS, CardReport, coverage
+from validator.checks import SUMMARY_KEYS, CardReport, check_language, coverage
 from validator.services import cards_validate
 
 STATUS_WORD = {"pass": "PASS", "warn": "WARN", "fail": "FAIL"}
@@ -13,7 +13,8 @@ STATUS_WORD = {"pass": "PASS", "warn": "WARN", "fail": "FAIL"}
 class Command(BaseCommand):
     help = (
         "Exercise every catalog card's encoded effect in the rules engine and report: a line per "
-        "card and a coverage table per set and kind. Exits non-zero when any card fails. "
+        "card and a coverage table per set and kind, then the checks of the effect language on "
+        "synthetic cards. Exits non-zero when any card or language check fails. "
         "Unchanged cards reuse their stored report."
     )
 
@@ -40,6 +41,8 @@ class Command(BaseCommand):
         deck = catalog_cards(set_codes=sorted({code for code, _ in cards}))
         reports = cards_validate(cards=cards, deck=deck, force=options["force"])
         table = coverage(reports)
+        # The effect language on synthetic cards: what no catalog card shows (a second or two).
+        language = check_language()
         if options["json"]:
             self.stdout.write(
                 json.dumps(
@@ -47,17 +50,39 @@ class Command(BaseCommand):
                         "summary": table["summary"],
                         "sets": table["sets"],
                         "cards": [r.as_json() for r in reports],
+                        "language": [r.as_json() for r in language],
                     },
                     sort_keys=True,
                 )
             )
         elif options["markdown"]:
             self._markdown(reports, table)
+            self._markdown_language(language)
         else:
+            self._text_language(language)  # before the cards, so the coverage table ends it
             self._text(reports, table)
         failing = table["summary"]["failing"]
-        if failing:
-            raise CommandError(f"{failing} card(s) fail")
+        language_failing = sum(r.status == "fail" for r in language)
+        if failing or language_failing:
+            raise CommandError(
+                f"{failing} card(s) fail, {language_failing} check(s) of the effect language fail"
+            )
+
+    def _text_language(self, language: list[CardReport]) -> None:
+        self.stdout.write("The effect language on synthetic cards:")
+        for report in language:
+            self.stdout.write(f"{STATUS_WORD[report.status]} {report.set_code} / {report.name}")
+            for message in report.messages:
+                self.stdout.write(f"    {message}")
+        self.stdout.write("")
+
+    def _markdown_language(self, language: list[CardReport]) -> None:
+        self.stdout.write("\n## The effect language on synthetic cards\n")
+        self.stdout.write("| check | status | scenarios | messages |")
+        self.stdout.write("|---|---|---:|---|")
+        for r in language:
+            messages = "<br>".join(m.replace("|", "\\|") for m in r.messages)
+            self.stdout.write(f"| {r.name} | {r.status} | {r.scenarios_run} | {messages} |")
 
     def _text(self, reports: list[CardReport], table: dict[str, Any]) -> None:
         for report in reports:
