@@ -141,14 +141,18 @@ def tts_export_run(*, export_id: int) -> None:
     out, then the images are stored under their hashes (tts_hosting.host_images), the zip
     (its saved object pointed at them when the export has a base URL) and the saved object
     with file names saved whole, and the row done; any error leaves it failed with the
-    error's text and no zip. An export already finished is left alone (a task delivered
-    twice renders once). Then the expired exports are deleted."""
+    error's text and no zip. An export already running or finished is left alone (a task
+    delivered twice renders once). Then the expired exports are deleted."""
     export = TtsExport.objects.select_related("pack").filter(pk=export_id).first()
     if export is None or export.status in FINISHED:
         return
-    TtsExport.objects.filter(pk=export_id).update(
+    # Claimed by one run only: a task delivered twice at once renders once (two runs would
+    # both record the same images).
+    claimed = TtsExport.objects.filter(pk=export_id, status=JobStatus.QUEUED).update(
         status=JobStatus.RUNNING, started_at=timezone.now(), done=0, error=""
     )
+    if not claimed:
+        return
     try:
         pack = export.pack
         try:

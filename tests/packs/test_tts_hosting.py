@@ -522,3 +522,12 @@ def test_the_schema_documents_the_saved_object_and_the_link() -> None:
     assert "post" in schema["paths"]["/api/packs/{pack_id}/tts/{export_id}/link/"]
     fields = schema["components"]["schemas"]["TtsExportOutput"]["properties"]
     assert {"saved_object", "images", "local_only", "link_revoked_at"} <= set(fields)
+
+
+def test_a_run_of_an_export_already_running_is_left_alone(private_pack: Pack, alice: User) -> None:
+    export = tts_exports.tts_export_start(pack=private_pack, actor=alice, base_url="http://x")
+    TtsExport.objects.filter(pk=export.pk).update(status=JobStatus.RUNNING)
+    tts_exports.tts_export_run(export_id=export.pk)  # a second delivery, while the first runs
+    export.refresh_from_db()
+    assert export.status == JobStatus.RUNNING and not export.archive
+    assert not TtsSheet.objects.exists()
