@@ -148,6 +148,16 @@ _DISCARD_MONSTERS = [
 
 # Stats and conditions at values no printed card has.
 _EDGE_CARDS = [
+    # A one-shot only for the monster's side (every printed one is "either" or "player").
+    {
+        "name": "Syn Monster Tonic",
+        "deck": "treasure",
+        "kind": "one_shot",
+        "bonus": 3,
+        "gold": 100,
+        "side": "monster",
+        "encoding": _FULL,
+    },
     # A +1 bonus against a class: no printed monster's conditional bonus is as small.
     {
         **_monster("Wizard Hater", [LOSE], level=6),
@@ -396,7 +406,10 @@ def _item(name: str, slot: str = "other", **extra: Any) -> dict[str, Any]:
 
 
 OUTCOME_CARDS = [
-    _monster("Big Thief", [{"type": "steal_item", "size": "big"}]),
+    _monster("Big Thief", [_otherwise({"type": "steal_item", "size": "big"})]),
+    _monster("Level Thief", [_otherwise({"type": "steal_level"})]),
+    _monster("Grave Robber", [_otherwise({"type": "take_from_discard"})]),
+    {**_power("Syn Gnomish"), "kind": "race"},
     _monster("Tithe", [{"type": "draw_treasures", "count": 1, "recipient": "fighter"}]),
     _monster(
         "Die Table",
@@ -443,6 +456,34 @@ def _outcome_scenarios(ctx: CheckContext) -> None:
         },
         one_big_each,
     )
+    # Outcomes that act on another player: the otherwise (a level) stays out when they do.
+    ctx.run(
+        "a level stolen from a rival above Level 1",
+        {
+            "players": [{"name": "Hero", "level": 5}, {"name": "Rival", "level": 3}],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Level Thief"]},
+            "steps": [{"resolve": True}],
+            "dice": [1],
+        },
+        expect_values(outcome="caught", levels={"Hero": 6, "Rival": 2}),
+    )
+    ctx.run(
+        "a card taken from the discards",
+        {
+            "players": [
+                {"name": "Hero", "level": 5},
+                {"name": "Rival", "level": 3, "in_play": ["Syn Gnomish"]},
+            ],
+            "steps": [
+                {"discard_card": "Syn Gnomish", "by": "Rival"},
+                {"kick_door": "Hero"},
+                {"resolve": True},
+            ],
+            "deck": {"door": ["Syn Grave Robber"]},
+            "dice": [1],
+        },
+        expect_values(outcome="caught", levels={"Hero": 5}, hand_sizes={"Hero": 1}),
+    )
     # Treasure the card gives "the fighter": a caught helper's draw goes to the fighter too.
     ctx.run(
         "a helper's Treasure drawn for the fighter",
@@ -474,7 +515,246 @@ def _outcome_scenarios(ctx: CheckContext) -> None:
         )
 
 
+def _follower(name: str, kind: str, bonus: int, **extra: Any) -> dict[str, Any]:
+    deck = "door" if kind == "ally" else "treasure"
+    return {
+        "name": name,
+        "deck": deck,
+        "kind": kind,
+        "bonus": bonus,
+        "encoding": _FULL,
+        **extra,
+    }
+
+
+# Stand-ins for the Allies, Sidekicks and Ships whose printed facts no source gives (every one
+# of the five sets is text_only or has unknown stats).
+FOLLOWER_CARDS = [
+    _follower("Syn Buddy", "ally", 1),
+    _follower("Syn Pal", "ally", 2),
+    _follower("Syn Squire", "sidekick", 1, gold=200),
+    _monster("Eel", [LOSE]),
+    _monster("Crab", [LOSE], level=2),
+    {
+        "name": "Syn Sloop",
+        "deck": "door",
+        "kind": "ship",
+        "slot": "ship",
+        "big": True,
+        "bonus": 2,
+        "gold": 400,
+        "encoding": _FULL,
+    },
+    _item("Syn Cannons", bonus=3, gold=600, tags=["ship-enhancer"]),
+]
+
+
+def _follower_scenarios(ctx: CheckContext) -> None:
+    # One Ally at a time (SpongeBob rules): a new one takes the old one's place.
+    ctx.run(
+        "a second Ally replaces the first",
+        {
+            "players": [
+                {"name": "Patrick", "level": 3, "in_play": ["Syn Buddy"], "hand": ["Syn Pal"]},
+                {"name": "Sandy"},
+            ],
+            "steps": [{"play": "Syn Pal", "by": "Patrick"}],
+            "expect": {
+                "in_play": {"Patrick": ["Syn Pal"]},
+                "not_in_play": {"Patrick": ["Syn Buddy"]},
+            },
+        },
+        expect_values(hand_sizes={"Patrick": 0}),
+    )
+    # An Ally sacrificed lets its fighter and the helper both get away, no roll made.
+    ctx.run(
+        "an Ally sacrificed saves the fighter and the helper",
+        {
+            "players": [
+                {"name": "Patrick", "level": 3, "in_play": ["Syn Buddy"]},
+                {"name": "Sandy", "level": 4},
+            ],
+            "combat": {"fighter": "Patrick", "monsters": ["Syn Eel"]},
+            "steps": [
+                {"help": "Sandy"},
+                {"sacrifice": "Syn Buddy", "by": "Patrick"},
+                {"resolve": True},
+            ],
+            "dice": [1, 1],
+            "expect": {"not_in_play": {"Patrick": ["Syn Buddy"]}},
+        },
+        expect_values(outcome="escaped", levels={"Patrick": 3, "Sandy": 4}),
+    )
+    # Only a player in the fight may sacrifice a Sidekick: the owner watching keeps it.
+    ctx.run(
+        "a Sidekick is not sacrificed by a player out of the fight",
+        {
+            "players": [
+                {"name": "Kate", "level": 1},
+                {"name": "Lex", "level": 3, "in_play": ["Syn Squire"]},
+            ],
+            "combat": {"fighter": "Kate", "monsters": ["Syn Crab"]},
+            "steps": [{"sacrifice": "Syn Squire", "by": "Lex"}],
+            "expect": {"error": "not fighting", "in_play": {"Lex": ["Syn Squire"]}},
+        },
+        expect_values(levels={"Kate": 1, "Lex": 3}),
+    )
+    # A Ship enhancer is fitted on its owner's turn, outside their fight (Booty rules); the
+    # Ship's bonus and the enhancer's then count together.
+    ship = {"name": "Anne", "level": 3, "in_play": ["Syn Sloop"], "hand": ["Syn Cannons"]}
+    fit = {"play": "Syn Cannons", "by": "Anne", "with": "Syn Sloop"}
+    ctx.run(
+        "a Ship enhancer fitted on its owner's turn",
+        {
+            "players": [ship, {"name": "Bart"}],
+            "steps": [fit, {"kick_door": "Anne"}],
+            "deck": {"door": ["Syn Crab"]},
+            "expect": {"fighter_strength": 8},
+        },
+        expect_values(hand_sizes={"Anne": 0}),
+    )
+    ctx.run(
+        "no Ship enhancer fitted during its owner's fight",
+        {
+            "players": [ship, {"name": "Bart"}],
+            "combat": {"fighter": "Anne", "monsters": ["Syn Crab"]},
+            "steps": [fit],
+            "expect": {"error": "combat", "fighter_strength": 5},
+        },
+        expect_values(hand_sizes={"Anne": 1}),
+    )
+    ctx.run(
+        "no Ship enhancer fitted on another player's turn",
+        {
+            "players": [{"name": "Bart", "level": 3}, {**ship}],
+            "steps": [fit],
+            "expect": {"error": "own turn"},
+        },
+        expect_values(hand_sizes={"Anne": 1}),
+    )
+
+
+def _meta(ability: str) -> dict[str, Any]:
+    return {"type": "meta_ability", "ability": ability}
+
+
+META_CARDS = [
+    _power("Syn Wings", effects=[_meta("flight")]),
+    _item("Syn Jetpack", effects=[_meta("flight")]),
+    _power("Syn Lair", effects=[_meta("secret_hq")]),
+    _power("Syn Bunker", effects=[_meta("secret_hq")]),
+    _power("Syn Mask", effects=[_meta("secret_identity")]),
+    _item("Syn Disguise", effects=[_meta("secret_identity")]),
+    _monster("Brute", [LOSE]),
+    {
+        "name": "Syn Snare",
+        "deck": "door",
+        "kind": "trap",
+        "effects": [LOSE],
+        "encoding": _FULL,
+    },
+]
+
+
+def _meta_scenarios(ctx: CheckContext) -> None:
+    # Super Munchkin rules, meta-abilities. Flight: +1 to Run Away, however many cards grant
+    # it (a 5 escapes; with Flight a 4 does, a 3 never).
+    for flights, die, escapes in (
+        (["Syn Wings"], 4, True),
+        (["Syn Wings"], 3, False),
+        (["Syn Wings", "Syn Jetpack"], 3, False),
+        (["Syn Wings", "Syn Jetpack"], 4, True),
+    ):
+        ctx.run(
+            f"Flight from {' and '.join(flights)}, die {die}",
+            {
+                "players": [{"name": "Amanda", "level": 4, "in_play": flights}, {"name": "Erin"}],
+                "combat": {"fighter": "Amanda", "monsters": ["Syn Brute"]},
+                "steps": [{"resolve": True}],
+                "dice": [die],
+            },
+            expect_values(
+                outcome="escaped" if escapes else "caught",
+                levels={"Amanda": 4 if escapes else 3},
+            ),
+        )
+    # Secret HQ: one more card kept in the hand per card granting it; Charity gives the rest
+    # to the lowest Level (core rules: five cards at the end of the turn).
+    for lairs in (["Syn Lair"], ["Syn Lair", "Syn Bunker"]):
+        kept = 5 + len(lairs)
+        ctx.run(
+            f"Secret HQ from {len(lairs)} card(s) at the end of the turn",
+            {
+                "players": [
+                    {"name": "Amanda", "level": 4, "in_play": lairs, "hand": ["Syn Snare"] * 8},
+                    {"name": "Erin", "level": 1},
+                ],
+                "steps": [{"end_turn": True}],
+            },
+            expect_values(hand_sizes={"Amanda": kept, "Erin": 8 - kept}),
+        )
+    # Secret Identity: a Trap misses on 1-3, hits on 4-6, and on a 6 the card granting the
+    # ability goes too (a Power or an item).
+    for source in ("Syn Mask", "Syn Disguise"):
+        for die, hits, lost in ((3, False, False), (4, True, False), (6, True, True)):
+            ctx.run(
+                f"a Trap on {source}'s owner, die {die}",
+                {
+                    "players": [
+                        {"name": "Amanda", "level": 4, "in_play": [source]},
+                        {"name": "Erin", "hand": ["Syn Snare"]},
+                    ],
+                    "steps": [{"play": "Syn Snare", "by": "Erin", "on": "Amanda"}],
+                    "dice": [die],
+                    "expect": {"not_in_play" if lost else "in_play": {"Amanda": [source]}},
+                },
+                expect_values(levels={"Amanda": 3 if hits else 4}, hand_sizes={"Erin": 0}),
+            )
+
+
+ONE_SHOT_CARDS = [
+    # The first card's conditions bring their trait cards (an Elf) into the library.
+    {
+        "name": "Syn Elf Pie",
+        "deck": "treasure",
+        "kind": "one_shot",
+        "bonus": 3,
+        "gold": 100,
+        "side": "either",
+        "usable_by": {"race": "elf"},
+        "encoding": _FULL,
+    },
+    _monster("Goon", [LOSE], level=6),
+]
+
+
+def _one_shot_scenarios(ctx: CheckContext) -> None:
+    # A one-shot usable only by an Elf: an Elf's bonus counts; anyone else is refused, the
+    # card kept in the hand.
+    for race, allowed in (("Elf", True), (None, False)):
+        fighter = {"name": "Agent", "level": 3, "hand": ["Syn Elf Pie"]}
+        if race:
+            fighter["in_play"] = [race]
+        document: dict[str, Any] = {
+            "players": [fighter, {"name": "Other"}],
+            "combat": {"fighter": "Agent", "monsters": ["Syn Goon"]},
+            "steps": [{"play": "Syn Elf Pie", "by": "Agent"}],
+        }
+        if not allowed:
+            document["expect"] = {"error": "usable only by"}
+        ctx.run(
+            f"a one-shot only for an Elf played by {race or 'a Human'}",
+            document,
+            expect_values(
+                fighter_strength=6 if allowed else 3, hand_sizes={"Agent": 0 if allowed else 1}
+            ),
+        )
+
+
 LANGUAGE_SCENARIOS: list[tuple[str, list[dict[str, Any]], Scenarios]] = [
+    ("One-shots for some players", ONE_SHOT_CARDS, _one_shot_scenarios),
+    ("Super Munchkin meta-abilities", META_CARDS, _meta_scenarios),
+    ("Allies, Sidekicks and Ships", FOLLOWER_CARDS, _follower_scenarios),
     ("Theft granted by Powers", THEFT_CARDS, _theft_scenarios),
     ("Outcomes at the edges", OUTCOME_CARDS, _outcome_scenarios),
 ]
