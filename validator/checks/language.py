@@ -725,6 +725,18 @@ ONE_SHOT_CARDS = [
         "encoding": _FULL,
     },
     _monster("Goon", [LOSE], level=6),
+    # A one-shot whose effect holds only for an Elf playing it (the printed ones with a
+    # condition on an effect are only kills and doubles).
+    {
+        "name": "Syn Elf Charm",
+        "deck": "treasure",
+        "kind": "one_shot",
+        "bonus": 0,
+        "gold": 100,
+        "side": "player",
+        "effects": [{"type": "strength", "amount": 4, "when": {"race": "elf"}}],
+        "encoding": _FULL,
+    },
 ]
 
 
@@ -742,6 +754,17 @@ def _one_shot_scenarios(ctx: CheckContext) -> None:
         }
         if not allowed:
             document["expect"] = {"error": "usable only by"}
+        charm = {**fighter, "hand": ["Syn Elf Charm"]}
+        ctx.run(
+            f"a one-shot's bonus for an Elf played by {race or 'a Human'}",
+            {
+                **document,
+                "players": [charm, {"name": "Other"}],
+                "steps": [{"play": "Syn Elf Charm", "by": "Agent"}],
+                "expect": {},
+            },
+            expect_values(fighter_strength=7 if allowed else 3, hand_sizes={"Agent": 0}),
+        )
         ctx.run(
             f"a one-shot only for an Elf played by {race or 'a Human'}",
             document,
@@ -751,7 +774,230 @@ def _one_shot_scenarios(ctx: CheckContext) -> None:
         )
 
 
+def _origin(name: str, amount: int) -> dict[str, Any]:
+    return {
+        "name": name,
+        "deck": "door",
+        "kind": "origin",
+        "effects": [{"type": "extra_power_rank", "amount": amount}],
+        "encoding": _FULL,
+    }
+
+
+POWER_CARDS = [
+    _origin("Syn Spider Bite", 2),
+    _origin("Syn Lab Accident", 1),
+    _power("Syn Might", effects=[{"type": "strength", "amount": 1}]),
+    {**_power("Syn Blaze", effects=[{"type": "strength", "amount": 2}]), "rank": 2},
+    {**_power("Syn Nova", effects=[{"type": "strength", "amount": 3}]), "rank": 3},
+    {"name": "Syn Hex", "deck": "door", "kind": "curse", "effects": [LOSE], "encoding": _FULL},
+    {
+        "name": "Syn Doom",
+        "deck": "door",
+        "kind": "curse",
+        "effects": [{"type": "death"}],
+        "encoding": _FULL,
+    },
+]
+RANKS = {"Syn Might": 1, "Syn Blaze": 2, "Syn Nova": 3}
+
+
+def _power_scenarios(ctx: CheckContext) -> None:
+    # Super Munchkin rules: any number of Origins; Powers up to a total Rank of the Level,
+    # raised by what the Origins add; Origins lost at death.
+    ctx.run(
+        "two Origins played on one's turn",
+        {
+            "players": [
+                {"name": "Amanda", "level": 2, "hand": ["Syn Spider Bite", "Syn Lab Accident"]},
+                {"name": "Erin"},
+            ],
+            "steps": [
+                {"play": "Syn Spider Bite", "by": "Amanda"},
+                {"play": "Syn Lab Accident", "by": "Amanda"},
+            ],
+            "expect": {"in_play": {"Amanda": ["Syn Spider Bite", "Syn Lab Accident"]}},
+        },
+        expect_values(hand_sizes={"Amanda": 0}),
+    )
+    ctx.run(
+        "an Origin is refused on another player's turn",
+        {
+            "players": [{"name": "Erin"}, {"name": "Amanda", "hand": ["Syn Spider Bite"]}],
+            "steps": [{"play": "Syn Spider Bite", "by": "Amanda"}],
+            "expect": {"error": "own turn"},
+        },
+        expect_values(hand_sizes={"Amanda": 1}),
+    )
+    for level, origins, power, allowed in (
+        (2, [], "Syn Blaze", True),  # Rank 2 at Level 2
+        (2, [], "Syn Nova", False),  # Rank 3 above Level 2
+        (2, ["Syn Lab Accident"], "Syn Nova", True),  # Level 2 + 1
+        (1, ["Syn Spider Bite"], "Syn Nova", True),  # Level 1 + 2
+        (1, ["Syn Lab Accident"], "Syn Nova", False),  # Level 1 + 1
+    ):
+        document: dict[str, Any] = {
+            "players": [
+                {"name": "Amanda", "level": level, "in_play": origins, "hand": [power]},
+                {"name": "Erin"},
+            ],
+            "steps": [{"play": power, "by": "Amanda"}],
+        }
+        if not allowed:
+            document["expect"] = {"error": True}
+        ctx.run(
+            f"a Rank {RANKS[power]} Power at Level {level} with {origins or 'no Origin'}",
+            document,
+            expect_values(hand_sizes={"Amanda": 0 if allowed else 1}),
+        )
+
+    # Losing a level below the Powers' total Rank discards Powers (the player's pick) until
+    # what is left fits the new Level.
+    def fits(level: int) -> Callable[[dict[str, Any]], str | None]:
+        def accept(values: dict[str, Any]) -> str | None:
+            kept = [c for c in values["in_play"]["Amanda"] if c in RANKS]
+            total = sum(RANKS[c] for c in kept)
+            if values["levels"]["Amanda"] != level:
+                return f"expected Level {level}, got {values['levels']['Amanda']}"
+            if total > level or not kept:
+                return f"the Powers kept {kept} (Rank {total}) do not fit Level {level}"
+            if len(kept) == 2:
+                return f"expected a Power discarded, kept {kept}"
+            return None
+
+        return accept
+
+    ctx.run(
+        "a level lost below the Powers' Rank",
+        {
+            "players": [
+                {"name": "Amanda", "level": 3, "in_play": ["Syn Blaze", "Syn Might"]},
+                {"name": "Bob", "hand": ["Syn Hex"]},
+            ],
+            "steps": [{"play": "Syn Hex", "by": "Bob", "on": "Amanda"}],
+        },
+        fits(2),
+    )
+    # Death takes the Origins: the Powers they made room for go too, down to the Level.
+    ctx.run(
+        "death discards the Origins and the Powers they made room for",
+        {
+            "players": [
+                {"name": "Amanda", "level": 2, "in_play": ["Syn Spider Bite", "Syn Nova"]},
+                {"name": "Bob", "hand": ["Syn Doom"]},
+            ],
+            "steps": [{"play": "Syn Doom", "by": "Bob", "on": "Amanda"}],
+            "expect": {
+                "dead": ["Amanda"],
+                "not_in_play": {"Amanda": ["Syn Spider Bite", "Syn Nova"]},
+            },
+        },
+        expect_values(levels={"Amanda": 2}),
+    )
+
+
+def _bonus_monster(name: str, effect: dict[str, Any], level: int = 6) -> dict[str, Any]:
+    return {**_monster(name, [LOSE], level=level), "effects": [effect]}
+
+
+CONDITION_CARDS = [
+    _bonus_monster(
+        "Low Bully", {"type": "strength", "amount": 3, "when": {"level": {"min": 2, "max": 4}}}
+    ),
+    _bonus_monster(
+        "Bottom Feeder", {"type": "strength", "amount": 3, "when": {"level_rank": "lowest"}}
+    ),
+    _bonus_monster(
+        "Top Hunter", {"type": "strength", "amount": 3, "when": {"level_rank": "highest"}}
+    ),
+    _bonus_monster("Brawny", {"type": "strength", "amount": 2}),
+    _item(
+        "Syn Mid Stick",
+        effects=[{"type": "runaway", "amount": 2, "when": {"monster_level": {"min": 3, "max": 8}}}],
+    ),
+    *(_monster(f"Level {n}", [LOSE], level=n) for n in (2, 3, 8, 9)),
+    {
+        "name": "Syn Doom",
+        "deck": "door",
+        "kind": "curse",
+        "effects": [{"type": "death"}],
+        "encoding": _FULL,
+    },
+]
+
+
+def _condition_scenarios(ctx: CheckContext) -> None:
+    # A bonus against a fighter of Level 2 to 4: both bounds count as inside.
+    for level, bonus in ((1, 0), (2, 3), (4, 3), (5, 0)):
+        ctx.run(
+            f"+3 against Level 2 to 4, fighter at Level {level}",
+            {
+                "players": [{"name": "Hero", "level": level}, {"name": "Rival", "level": 3}],
+                "combat": {"fighter": "Hero", "monsters": ["Syn Low Bully"]},
+            },
+            expect_values(monster_strength=6 + bonus, fighter_strength=level),
+        )
+    # Against the lowest (or highest) Level at the table: a tie counts as lowest (highest).
+    for monster, rank in (("Syn Bottom Feeder", "lowest"), ("Syn Top Hunter", "highest")):
+        for level in (2, 3, 4):
+            holds = level <= 3 if rank == "lowest" else level >= 3
+            ctx.run(
+                f"+3 against the {rank} Level, fighter at {level}, the other at 3",
+                {
+                    "players": [{"name": "Hero", "level": level}, {"name": "Rival", "level": 3}],
+                    "combat": {"fighter": "Hero", "monsters": [monster]},
+                },
+                expect_values(monster_strength=6 + 3 * holds),
+            )
+    # A monster's own unconditional bonus adds to its Level.
+    ctx.run(
+        "a monster's unconditional +2",
+        {
+            "players": [{"name": "Hero", "level": 3}, {"name": "Rival"}],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Brawny"]},
+        },
+        expect_values(monster_strength=8),
+    )
+    # +2 to Run Away from a monster of Level 3 to 8 (both bounds inside): a 3 then escapes.
+    for monster_level in (2, 3, 8, 9):
+        escapes = 3 <= monster_level <= 8
+        ctx.run(
+            f"+2 to Run Away from Level 3 to 8, a Level {monster_level} monster, die 3",
+            {
+                "players": [
+                    {"name": "Hero", "level": 1, "in_play": ["Syn Mid Stick"]},
+                    {"name": "Rival"},
+                ],
+                "combat": {"fighter": "Hero", "monsters": [f"Syn Level {monster_level}"]},
+                "steps": [{"resolve": True}],
+                "dice": [3],
+            },
+            expect_values(outcome="escaped" if escapes else "caught"),
+        )
+    # The dead do not help: killed this turn, a player is back only when the next turn starts
+    # (core rules, Death).
+    ctx.run(
+        "a player killed this turn cannot help",
+        {
+            "players": [
+                {"name": "Hero", "level": 3, "hand": ["Syn Doom"]},
+                {"name": "Rival", "level": 5},
+            ],
+            "steps": [
+                {"play": "Syn Doom", "by": "Hero", "on": "Rival"},
+                {"kick_door": "Hero"},
+                {"help": "Rival"},
+            ],
+            "deck": {"door": ["Syn Level 9"]},
+            "expect": {"error": True, "dead": ["Rival"]},
+        },
+        expect_values(fighter_strength=3),
+    )
+
+
 LANGUAGE_SCENARIOS: list[tuple[str, list[dict[str, Any]], Scenarios]] = [
+    ("Conditions at their bounds", CONDITION_CARDS, _condition_scenarios),
+    ("Origins and Powers", POWER_CARDS, _power_scenarios),
     ("One-shots for some players", ONE_SHOT_CARDS, _one_shot_scenarios),
     ("Super Munchkin meta-abilities", META_CARDS, _meta_scenarios),
     ("Allies, Sidekicks and Ships", FOLLOWER_CARDS, _follower_scenarios),
