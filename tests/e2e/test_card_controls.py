@@ -7,6 +7,7 @@ type added to the definitions shows up with no editor code."""
 from __future__ import annotations
 
 import io
+import json
 import re
 from typing import Any
 
@@ -17,11 +18,16 @@ from django.core.management import call_command
 from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from catalog.models import Card
-from catalog.services import set_create
+from authoring.controls import controls_config, controls_data
+from authoring.editor import merge_document, split_document
+from authoring.selectors import effect_examples
+from catalog.models import Card, CardSet
+from catalog.services import card_create, set_create
+from tests.authoring.test_controls import fixture_documents
 from tests.conftest import CORE_SET
 from tests.e2e.test_authoring import ERIN, MAIN_OVERFLOW
-from validator.engine import dump_card, parse_card
+from tests.e2e.test_sweep import AXE, AXE_RUN_JS
+from validator.engine import EFFECT_TYPES, dump_card, parse_card, read_yaml
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -156,3 +162,180 @@ def test_an_item_usable_only_by_dwarves(page: Page, editor: str) -> None:
     page.get_by_test_id("save").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Beard Splitter")
     assert saved("Beard Splitter") == by_hand(DWARF_AXE)
+
+
+def test_the_yaml_view_follows_the_controls_and_back(page: Page, editor: str) -> None:
+    controls = open_editor(page, editor)
+    page.get_by_label("Name").fill("Bog Ogre")
+    effects = controls.locator('[data-part="effects"]')
+    add(effects, "Wins ties")
+    switch = page.get_by_test_id("view-switch")
+    switch.get_by_role("button", name="YAML (advanced)").click()
+    yaml_box = page.get_by_label("Everything else (YAML)")
+    expect(controls).to_be_hidden()
+    assert yaml.safe_load(yaml_box.input_value())["effects"] == [{"type": "wins_ties"}]
+    # Edited as YAML: the controls show the new document when they come back.
+    yaml_box.fill(
+        "effects:\n- {type: runaway, amount: -2}\n- {type: wins_ties}\nencoding: {status: full}\n"
+    )
+    switch.get_by_role("button", name="Controls").click()
+    items = effects.locator(":scope .ctl-list > li")
+    expect(items).to_have_count(2)
+    expect(items.first.get_by_label("Amount")).to_have_value("-2")
+    # Reordered with the buttons, the YAML follows.
+    items.first.get_by_role("button", name="Move effect 1 down").click()
+    assert [e["type"] for e in yaml.safe_load(yaml_box.input_value())["effects"]] == [
+        "wins_ties",
+        "runaway",
+    ]
+    effects.get_by_role("button", name="Remove effect 1").click()
+    assert yaml.safe_load(yaml_box.input_value())["effects"] == [{"type": "runaway", "amount": -2}]
+
+
+def test_what_the_controls_cannot_show_stays_as_written(page: Page, editor: str) -> None:
+    controls = open_editor(page, editor)
+    page.get_by_test_id("view-switch").get_by_role("button", name="YAML (advanced)").click()
+    written = (
+        "effects:\n- {type: strength, amount: 1, mystery: [1, {deep: yes}]}\n"
+        "- {type: not_a_type_yet, power: 9000}\n"
+        "bad_stuf: {anything: [goes, here]}\n"
+        "encoding: {status: full}\n"
+    )
+    page.get_by_label("Everything else (YAML)").fill(written)
+    page.get_by_test_id("view-switch").get_by_role("button", name="Controls").click()
+    raws = controls.locator(".ctl-raw")
+    expect(raws).to_have_count(3)
+    expect(controls).to_contain_text('"mystery" is not a field here')
+    expect(controls).to_contain_text('"bad_stuf" is not a part of a monster card')
+    # Built with the controls beside them, the parts they cannot show are kept untouched.
+    controls.locator('[data-part="tags"]').get_by_label("undead").check()
+    document = read_yaml(page.get_by_label("Everything else (YAML)").input_value(), "yaml").data
+    assert document == {**read_yaml(written, "yaml").data, "tags": ["undead"]}
+
+
+def test_errors_sit_on_the_control_that_caused_them(page: Page, editor: str) -> None:
+    controls = open_editor(page, editor)
+    page.get_by_label("Name").fill("Bog Ogre")
+    page.locator("#id_level").fill("2")
+    page.locator("#id_treasures").fill("1")
+    effects = controls.locator('[data-part="effects"]')
+    add(effects, "+N to combat strength")  # its amount is left to the designer
+    amount_row = effects.locator('.ctl-field[data-path="effects[0].amount"]')
+    expect(amount_row.get_by_test_id("control-error")).to_have_text("required key is missing")
+    expect(amount_row.get_by_label("Amount")).to_have_attribute("aria-invalid", "true")
+    effects.get_by_label("Amount").fill("2")
+    expect(page.get_by_test_id("preview-state")).to_have_text("The card parses.")
+    expect(controls.get_by_test_id("control-error")).to_have_count(0)
+
+
+def test_a_new_effect_type_shows_up_with_no_editor_code(page: Page, editor: str) -> None:
+    from tests.authoring.test_controls import Shout, with_definition
+
+    config = controls_config(
+        examples=effect_examples(),
+        effect_types=(*EFFECT_TYPES, Shout),
+        schema=with_definition(Shout),
+    )
+    # The definitions as the engine would publish them with one more effect type.
+    page.route(
+        "**/author/card-controls.json*",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(config)
+        ),
+    )
+    controls = open_editor(page, editor)
+    effects = controls.locator('[data-part="effects"]')
+    add(effects, "Shout")
+    expect(effects).to_contain_text("The player shouts, frightening the monster.")
+    effects.get_by_label("Times").fill("3")
+    effects.get_by_label("Loud").check()
+    page.get_by_test_id("view-switch").get_by_role("button", name="YAML (advanced)").click()
+    written = yaml.safe_load(page.get_by_label("Everything else (YAML)").input_value())
+    assert written["effects"] == [{"type": "shout", "times": 3, "loud": True}]
+
+
+def test_the_yaml_writer_gives_back_every_fixture_card(page: Page, editor: str) -> None:
+    """The browser's YAML of each fixture card's controls model reads back, with the server's
+    own reader, as the same mapping; merged with the form it is the same card."""
+    open_editor(page, editor)
+    halves = [split_document(d) for d in fixture_documents()]
+    models = [controls_data(text) for _values, text in halves]
+    texts = page.evaluate("(models) => models.map((m) => window.cardYaml.dump(m))", models)
+    for (values, _text), model, text in zip(halves, models, texts, strict=True):
+        assert model is not None
+        assert read_yaml(text, "yaml").data == model, text
+        merged = merge_document(values, text)
+        assert merged.document is not None
+        assert dump_card(parse_card(merged.document)) == dump_card(parse_card({**model, **values}))
+    # Words YAML would read as something else are quoted.
+    tricky = {"notes": "yes", "tags": ["on", "12", "a: b", "#x", " pad", "line\nbreak", "\x85"]}
+    text = page.evaluate("(m) => window.cardYaml.dump(m)", tricky)
+    assert read_yaml(text, "yaml").data == tricky
+
+
+def sample_cards() -> list[dict[str, Any]]:
+    """Fixture cards that use the language's harder shapes, and one card of each kind."""
+    documents = fixture_documents()
+    picked: dict[str, dict[str, Any]] = {}
+    for document in documents:
+        text = json.dumps(document)
+        for feature in (
+            '"otherwise"',
+            '"type": "roll"',
+            '"type": "choose"',
+            '"abilities"',
+            '"not":',
+            '"any":',
+            '"all":',
+            '"per"',
+            '"usable_by"',
+            '"requires"',
+        ):
+            if feature in text and feature not in picked:
+                picked[feature] = document
+        picked.setdefault(document["kind"], document)
+    unique = {d["name"]: d for d in picked.values()}
+    return list(unique.values())
+
+
+def test_fixture_cards_opened_and_saved_unchanged(page: Page, editor: str) -> None:
+    """A sample of fixture cards in the editor: the controls show every part (nothing left as
+    YAML), write the YAML again, and the save stores the card's own document."""
+    open_editor(page, editor)
+    user = User.objects.get(username=ERIN[0])
+    card_set = CardSet.objects.get(code="erin-swamp")
+    cards = sample_cards()
+    assert len(cards) >= 12
+    for document in cards:
+        card = card_create(card_set=card_set, actor=user, document=document)
+        page.goto(f"{editor.rsplit('/author/', 1)[0]}/author/sets/erin-swamp/cards/{card.slug}/")
+        controls = page.get_by_test_id("card-controls")
+        expect(controls).to_have_attribute("data-ready", "true")
+        assert controls.locator(".ctl-raw").count() == 0, document["name"]
+        # A change undone: the controls write the whole document out again.
+        tags = controls.locator('[data-part="tags"]')
+        unused = next(t for t in ("fire", "pole", "wand") if t not in document.get("tags", []))
+        tags.get_by_label(unused, exact=True).check()
+        tags.get_by_label(unused, exact=True).uncheck()
+        page.get_by_test_id("save").click()
+        expect(page.get_by_role("status")).to_contain_text("revision 2")
+        card.refresh_from_db()
+        assert card.document == dump_card(parse_card(document)), document["name"]
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_controls_fit_and_pass_axe(page: Page, editor: str, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 800})
+    controls = open_editor(page, editor)
+    effects = controls.locator('[data-part="effects"]')
+    add(effects, "Monster will not pursue")
+    effects.get_by_label("Except").select_option(label="All of these")
+    add(effects, "Race is...", noun="condition")
+    add(effects, "+N to combat strength")
+    page.get_by_label("Kind").select_option("monster")
+    expect(effects.locator(":scope > .ctl-list-box > .ctl-list > li")).to_have_count(2)
+    assert page.evaluate(MAIN_OVERFLOW) == []
+    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
+    axe = page.evaluate(AXE_RUN_JS)
+    assert axe["checked"] > 10, axe
+    assert axe["violations"] == [], axe["violations"]

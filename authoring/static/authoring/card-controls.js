@@ -344,7 +344,7 @@
     const value = at.get();
     const key = isMap(value) ? Object.keys(value)[0] : undefined;
     const box = el("div", { className: "ctl-condition", "data-path": path });
-    const select = el("select", { id: opts.id });
+    const select = el("select", { id: opts.id, "aria-label": opts.label });
     select.append(option("", opts.optional ? "— anyone, always —" : "Choose a condition…", key === undefined));
     const groups = {};
     for (const name of Object.keys(variants)) {
@@ -496,7 +496,10 @@
       }, "ctl-button ctl-remove"));
       li.append(head);
       const id = nextId(p);
-      li.append(control(itemSchema, slot(items, i), p, { id, label: `${humanize(noun)} ${i + 1}`, required: true, only: opts.only }));
+      const itemControl = control(itemSchema, slot(items, i), p, { id, label: `${humanize(noun)} ${i + 1}`, required: true, only: opts.only });
+      // A bare input (a clause, a word) has no label row of its own: it is named by its place.
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(itemControl.tagName)) itemControl.setAttribute("aria-label", `${humanize(noun)} ${i + 1}`);
+      li.append(itemControl);
       list.append(li);
     });
     box.append(list);
@@ -596,6 +599,12 @@
     // Keys no part shows (misspelt, of another kind, or also on the form): kept, as YAML.
     for (const [name, value] of Object.entries(model)) {
       if (names.includes(name)) continue;
+      if (onForm(name) && value === null) {
+        // A stat not known yet ("null" in the YAML, so never mistaken for a blank field).
+        root.append(el("p", { className: "ctl-notice", "data-path": name,
+          text: `${humanize(name)}: not known yet. Give it in the form above once it is known.` }));
+        continue;
+      }
       const why = onForm(name) ? `"${name}" is also a field of the form above; keep one.`
         : name in s.properties ? null : `"${name}" is not a part of a ${humanize(kind).toLowerCase()} card; kept as written.`;
       if (why) root.append(raw(name, value, `${why} Edit it in the YAML.`));
@@ -663,6 +672,15 @@
   });
   yaml.addEventListener("input", () => {
     if (!writing) errors = [];
+  });
+  // A stat given in the form replaces its "not known yet" (null) in the YAML.
+  form.addEventListener("input", (event) => {
+    const name = event.target.name;
+    if (!config || !model || !name || !(name in config.form_fields) || event.target.value === "") return;
+    if (model[name] === null) {
+      delete model[name];
+      changed(view === "controls");
+    }
   });
   kindSelect.addEventListener("change", () => {
     if (view === "controls") draw();
