@@ -1,4 +1,7 @@
+from corsheaders.signals import check_request_enabled
 from django.apps import AppConfig
+
+from cardsite.cors import api_reads_only
 
 
 class CardsiteConfig(AppConfig):
@@ -7,3 +10,6 @@ class CardsiteConfig(AppConfig):
 
     name = "cardsite"
     verbose_name = "Card site operations"
+
+    def ready(self) -> None:
+        check_request_enabled.connect(api_reads_only, dispatch_uid="cardsite-cors")

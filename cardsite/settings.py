@@ -108,6 +108,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
+    # CORS headers for the API's reads (the policy: cardsite/cors.py).
+    "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "validator",
@@ -126,11 +128,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything that may answer: a CORS preflight is answered here.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # ETag, Last-Modified and 304 for the API's reads; outside the next one, so that an
+    # answer made private there is still private when this one adds `no-cache`.
+    "cardsite.middleware.ApiRevalidation",
     # An answer to a signed-in user is `Cache-Control: private` unless it says otherwise.
     "cardsite.middleware.PrivateWhenSignedIn",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -245,6 +252,13 @@ REST_FRAMEWORK: dict[str, Any] = {
         "rest_framework.parsers.MultiPartParser",
     ],
 }
+# Other sites' pages may read the API (which requests count as reads: cardsite/cors.py). No
+# URL pattern turns CORS on by itself; that policy does, and sends no credentials.
+CORS_URLS_REGEX = r"^$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS", "POST")
+CORS_EXPOSE_HEADERS = ("ETag", "Retry-After")
 # The largest JSON body the API reads: a set of a thousand cards fits in well under this.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 2_000_000)
 SPECTACULAR_SETTINGS = {

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler
 
 from accounts.limits import TooManyRequests
@@ -24,12 +25,20 @@ from validator.engine import CardDocumentError, RuleViolation, ScenarioError
 
 
 class ApiError(exceptions.APIException):
-    """An error that lists its own (path, message) pairs."""
+    """An error that lists its own (path, message) pairs, with `extra` keys beside them in
+    the error object (an ambiguous name's `candidates`)."""
 
-    def __init__(self, status: int, code: str, errors: Sequence[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        errors: Sequence[tuple[str, str]],
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         self.status_code = status
         self.default_code = code
         self.errors = [{"path": path, "message": message} for path, message in errors]
+        self.extra = extra or {}
         super().__init__(errors[0][1] if len(errors) == 1 else f"{len(errors)} errors", code)
 
 
@@ -78,6 +87,12 @@ def _flatten(detail: Any, path: str = "") -> list[dict[str, str]]:
     if isinstance(detail, dict):
         out: list[dict[str, str]] = []
         for key, value in detail.items():
+            if key == api_settings.NON_FIELD_ERRORS_KEY:  # about the object at `path` itself
+                out += _flatten(value, path)
+                continue
+            if isinstance(key, int):  # the items of a list, by index (DRF's ListSerializer)
+                out += _flatten(value, f"{path}[{key}]")
+                continue
             out += _flatten(value, f"{path}.{key}" if path else str(key))
         return out
     if isinstance(detail, list):
@@ -108,5 +123,6 @@ def error_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
         "code": code,
         "details": details,
         "errors": errors,
+        **(exc.extra if isinstance(exc, ApiError) else {}),
     }
     return response

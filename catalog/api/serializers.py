@@ -7,7 +7,8 @@ from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from catalog.faces import face_key
-from catalog.models import Card, CardSet, Visibility
+from catalog.models import MAX_ROW_ID, Card, CardSet, Visibility
+from catalog.names import MAX_TYPED_NAME
 from validator.engine import nearest_word
 
 # A number no id reaches, to find where an id goes in a view's address.
@@ -311,3 +312,69 @@ def list_output(name: str, item: serializers.BaseSerializer[Any]) -> Any:
 
 CardListOutput = list_output("CardList", CardOutput(many=True))
 CardSetListOutput = list_output("CardSetList", CardSetOutput(many=True))
+
+
+# --------------------------------------------------------------------------------------------
+# Lookups by name (catalog/api/views_names.py)
+# --------------------------------------------------------------------------------------------
+
+# The most identifiers one collection request may hold (as the best-known card API allows).
+MAX_COLLECTION = 75
+
+
+class CardIdentifierInput(serializers.Serializer[dict[str, Any]]):
+    """One card of a collection: `{"id": N}`, `{"name": ...}` or `{"name": ..., "set": ...}`."""
+
+    id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ROW_ID)
+    name = serializers.CharField(
+        required=False, max_length=MAX_TYPED_NAME, trim_whitespace=True, allow_blank=False
+    )
+    set = serializers.CharField(required=False, max_length=60)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        unknown = (
+            [str(key) for key in data if key not in self.fields] if isinstance(data, dict) else []
+        )
+        if unknown:
+            near = nearest_word(unknown[0], list(self.fields))
+            hint = f" (did you mean {near!r}?)" if near else ""
+            raise serializers.ValidationError({unknown[0]: f"unknown key {unknown[0]!r}{hint}"})
+        checked: dict[str, Any] = super().to_internal_value(data)
+        return checked
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("id" in attrs) == ("name" in attrs):
+            raise serializers.ValidationError("give either `id` or `name` (with `set` or not)")
+        if "set" in attrs and "id" in attrs:
+            raise serializers.ValidationError("`set` goes with `name`; an id names one card")
+        return attrs
+
+
+class CollectionInput(serializers.Serializer[dict[str, Any]]):
+    identifiers: serializers.ListSerializer[dict[str, Any]] = serializers.ListSerializer(
+        child=CardIdentifierInput(), max_length=MAX_COLLECTION, allow_empty=False
+    )
+
+
+CardCollectionOutput = inline_serializer(
+    name="CardCollection",
+    fields={
+        "object": serializers.CharField(help_text='always "list"'),
+        "total": serializers.IntegerField(),
+        "has_more": serializers.BooleanField(),
+        "next_page": serializers.URLField(allow_null=True),
+        "data": CardOutput(many=True),
+        "warnings": serializers.ListField(child=serializers.CharField()),
+        "not_found": serializers.ListField(
+            child=serializers.DictField(), help_text="the identifiers that matched no card"
+        ),
+    },
+)
+CatalogOutput = inline_serializer(
+    name="Catalog",
+    fields={
+        "object": serializers.CharField(help_text='always "catalog"'),
+        "total_values": serializers.IntegerField(),
+        "data": serializers.ListField(child=serializers.CharField()),
+    },
+)

@@ -31,6 +31,12 @@ from validator.engine import document_hash
 from validator.services import cards_validate
 
 BUDGET_P95_MS = 50.0
+# Name completion is asked on every key press.
+AUTOCOMPLETE_BUDGET_P95_MS = 10.0
+
+# What a player types into the search box, key by key, and names as deck tools send them.
+PREFIXES = ["b", "bu", "bul", "bull", "ki", "kill the", "d", "duck", "sh", "zz", "the", "ga"]
+NAMED = ["exact=Bullrog", "fuzzy=bulrog", "fuzzy=kill hireling", "fuzzy=duck doom", "fuzzy=zzzq"]
 
 # At least 20 queries people really type: single filters, combinations, words, phrases, negation,
 # groups, ordering, deep pages and a malformed one.
@@ -147,6 +153,11 @@ class Command(BaseCommand):
             "generated cards (on PostgreSQL: <name>_bench)",
         )
         parser.add_argument(
+            "--only",
+            choices=("search", "names"),
+            help="time only the searches, or only name completion and lookups by name",
+        )
+        parser.add_argument(
             "--database-file",
             help="a SQLite file to build the catalog in and keep (reused when it already "
             "holds the generated cards); by default a temporary file, removed afterwards",
@@ -183,7 +194,11 @@ class Command(BaseCommand):
 
         # The in-process client calls itself "testserver"; let it in for the run only.
         with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
-            self.measure(Client(), rounds=options["rounds"])
+            client = Client()
+            if options["only"] != "names":
+                self.measure(client, rounds=options["rounds"])
+            if options["only"] != "search":
+                self.measure_names(client, rounds=options["rounds"])
 
     def measure(self, client: Client, *, rounds: int) -> None:
         samples: dict[str, list[float]] = {}
@@ -218,6 +233,29 @@ class Command(BaseCommand):
             f"(budget p95 <= {BUDGET_P95_MS:.0f} ms on {connection.vendor}: "
             f"{'met' if p95 <= BUDGET_P95_MS else 'NOT met'})"
         )
+
+    def measure_names(self, client: Client, *, rounds: int) -> None:
+        """Name completion (budget p95 <= 10 ms) and lookups by name, each timed apart."""
+        for title, address, asked in (
+            ("autocomplete", "/api/cards/autocomplete/?q=", PREFIXES),
+            ("named", "/api/cards/named/?", NAMED),
+        ):
+            timings = []
+            for text in asked:
+                client.get(address + text)  # warm-up
+                for _ in range(rounds):
+                    start = time.perf_counter()
+                    response = client.get(address + text)
+                    timings.append((time.perf_counter() - start) * 1000)
+                    if response.status_code >= 500:
+                        raise CommandError(f"{address}{text} answered {response.status_code}")
+            p95 = percentile(timings, 95)
+            budget = AUTOCOMPLETE_BUDGET_P95_MS if title == "autocomplete" else BUDGET_P95_MS
+            self.stdout.write(
+                f"{title}: {len(timings)} requests over {len(asked)} inputs, p50 "
+                f"{percentile(timings, 50):.1f} ms, p95 {p95:.1f} ms (budget p95 <= "
+                f"{budget:.0f} ms on {connection.vendor}: {'met' if p95 <= budget else 'NOT met'})"
+            )
 
 
 def percentile(values: list[float], percent: int) -> float:

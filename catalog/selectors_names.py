@@ -1,0 +1,202 @@
+"""Reads by name, the way deck tools and players type names: completion of a prefix, one card
+by its exact or approximate name, and many cards by id or name in one request.
+
+Every read covers the sets listed for the viewer (official, public, their own); naming a set
+by its code reaches that set even when it is unlisted, as `card_get` does. Typed names are
+matched by their key (catalog.names.name_key), which forgives case, accents and punctuation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Count, Max, Q, QuerySet
+from rapidfuzz import fuzz, process
+
+from catalog.models import Card
+from catalog.names import name_key
+from catalog.search.fulltext import text_match
+from catalog.selectors import Viewer, listed_sets, visible_sets
+
+COMPLETIONS = 20
+# How many other names an ambiguous lookup offers.
+CANDIDATES = 10
+# rapidfuzz's ratio (0-100) a typed word must reach against a word of a card's name to be
+# taken for it: one wrong, missing or extra letter in a word of six or more letters stays above
+# it ("bulrog" against "bullrog" scores 92), two slips in a short word do not.
+TYPO_SCORE = 80
+# Shorter words are never corrected: every one-letter slip of them is another word.
+MIN_TYPO_WORD = 4
+# A typed name's words beyond these are ignored (names have a dozen at most).
+MAX_WORDS = 12
+# Matches looked at when a name's words fit several cards.
+_LOOKED_AT = 200
+# The largest character there is: a prefix p is the range p <= key < p + this.
+_AFTER_EVERY_KEY = "\U0010ffff"
+
+
+def _scope(*, viewer: Viewer, set_code: str | None) -> QuerySet[Card]:
+    if set_code:
+        return Card.objects.filter(card_set__in=visible_sets(viewer=viewer).filter(code=set_code))
+    return Card.objects.filter(card_set__in=listed_sets(viewer=viewer))
+
+
+def _key_starts(prefix_key: str) -> Q:
+    # SQLite compares keys byte by byte, so a prefix is a range of the key index; PostgreSQL
+    # reads LIKE 'prefix%' off the index's text_pattern_ops (its collation orders otherwise).
+    if connection.vendor == "sqlite":
+        return Q(name_key__gte=prefix_key, name_key__lt=prefix_key + _AFTER_EVERY_KEY)
+    return Q(name_key__startswith=prefix_key)
+
+
+def card_names_completing(*, prefix: str, viewer: Viewer, limit: int = COMPLETIONS) -> list[str]:
+    """Up to `limit` card names whose key starts with the prefix's key, in key order, each
+    name once however many sets print it. An empty key completes to nothing."""
+    key = name_key(prefix)
+    if not key:
+        return []
+    rows = (
+        _scope(viewer=viewer, set_code=None)
+        .filter(_key_starts(key))
+        .order_by("name_key", "name")
+        .values_list("name", flat=True)
+        .distinct()
+    )
+    return list(rows[:limit])
+
+
+def _printing_order(cards: QuerySet[Card]) -> QuerySet[Card]:
+    # Among a name's printings, the official one first, then by set code: a stable choice.
+    return cards.select_related("card_set").order_by("-card_set__official", "card_set__code", "pk")
+
+
+@dataclass
+class NamedCard:
+    """The answer to a lookup by name: the card, or None with the names it could have meant
+    (none at all when nothing came close)."""
+
+    card: Card | None
+    candidates: list[str] = field(default_factory=list)
+
+
+def _closest_name(cards: QuerySet[Card], words: list[str]) -> NamedCard:
+    """Among the cards whose name holds every word (each as the start of one of its words),
+    the one with the fewest words besides them: "duck doom" means Duck of Doom rather than
+    Shiny Duck of Doom. A tie between names is ambiguous."""
+    holding = cards
+    for word in words:
+        holding = holding.filter(text_match(word, column="name"))
+    found = list(
+        holding.order_by("name_key").values_list("name_key", "name").distinct()[:_LOOKED_AT]
+    )
+    if not found:
+        return NamedCard(None)
+    extra = {name: len(key.split()) - len(words) for key, name in found}
+    fewest = min(extra.values())
+    best = sorted(name for name, count in extra.items() if count == fewest)
+    if len(best) == 1:
+        return NamedCard(_printing_order(cards.filter(name=best[0])).first())
+    return NamedCard(None, best[:CANDIDATES])
+
+
+def _name_words() -> list[str]:
+    """Every word of every live card's name, the vocabulary typing slips are corrected
+    against. Kept a minute, and read again as soon as cards are added or removed. Private
+    cards' words are in it: a word is corrected, but only cards the viewer may see answer."""
+    count, last = Card.objects.aggregate(Count("pk"), Max("pk")).values()
+    key = f"catalog:name-words:{count}:{last}"
+    words = cache.get(key)
+    if words is None:
+        keys = Card.objects.values_list("name_key", flat=True).distinct()
+        words = sorted({word for name in keys.iterator() for word in name.split()})
+        cache.set(key, words, timeout=60)
+    return list(words)
+
+
+def _corrected(word: str, vocabulary: list[str]) -> str | None:
+    if word in vocabulary or len(word) < MIN_TYPO_WORD:
+        return word
+    best = process.extractOne(word, vocabulary, scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
+    return None if best is None else str(best[0])
+
+
+def card_named(*, name: str, viewer: Viewer, fuzzy: bool, set_code: str | None = None) -> NamedCard:
+    """A card by its name. Exact: the name's key must equal a card's (case, accents and
+    punctuation forgiven, nothing else). Fuzzy, when the exact key finds nothing: the names
+    holding every typed word as the start of one of theirs ("kill hire" finds Kill the
+    Hireling), then the same with each word corrected to the nearest word of any card's name
+    (`TYPO_SCORE`: "bulrog" finds Bullrog). One name answers with its card; several equally
+    close answer with no card and the candidates."""
+    key = name_key(name)
+    cards = _scope(viewer=viewer, set_code=set_code)
+    if not key:
+        return NamedCard(None)
+    exact = list(cards.filter(name_key=key).values_list("name", flat=True).distinct())
+    if len(set(exact)) == 1:
+        return NamedCard(_printing_order(cards.filter(name=exact[0])).first())
+    if exact or not fuzzy:
+        return NamedCard(None, sorted(set(exact))[:CANDIDATES])
+    words = key.split()[:MAX_WORDS]
+    found = _closest_name(cards, words)
+    if found.card is not None or found.candidates:
+        return found
+    vocabulary = _name_words()
+    corrected = [_corrected(word, vocabulary) for word in words]
+    if None in corrected or corrected == words:
+        return NamedCard(None)
+    return _closest_name(cards, [word for word in corrected if word is not None])
+
+
+@dataclass(frozen=True)
+class CardIdentifier:
+    """One entry of a collection request: an id, or a name (with its set or not)."""
+
+    id: int | None = None
+    name: str | None = None
+    set: str | None = None
+
+
+def cards_collection(
+    *, identifiers: Sequence[CardIdentifier], viewer: Viewer
+) -> tuple[list[Card], list[CardIdentifier]]:
+    """The cards the identifiers name, in their order (a card named twice is listed twice),
+    and the identifiers that named none. By id, a card of a listed set; by name, the name's
+    key as `card_named` matches it exactly, within the set when one is given (an unlisted set
+    too, its code being its secret)."""
+    ids = [i.id for i in identifiers if i.id is not None]
+    by_id = _scope(viewer=viewer, set_code=None).select_related("card_set").in_bulk(ids)
+
+    by_name: dict[str, Card] = {}
+    keys = {name_key(i.name) for i in identifiers if i.name is not None and i.set is None}
+    if keys:
+        for card in _printing_order(_scope(viewer=viewer, set_code=None).filter(name_key__in=keys)):
+            by_name.setdefault(card.name_key, card)
+
+    by_set_and_name: dict[tuple[str, str], Card] = {}
+    for code in {i.set for i in identifiers if i.name is not None and i.set is not None}:
+        wanted = {name_key(i.name) for i in identifiers if i.set == code and i.name is not None}
+        for card in (
+            _scope(viewer=viewer, set_code=code)
+            .select_related("card_set")
+            .filter(name_key__in=wanted)
+        ):
+            by_set_and_name[(code, card.name_key)] = card
+
+    found: list[Card] = []
+    not_found: list[CardIdentifier] = []
+    for identifier in identifiers:
+        match: Card | None
+        if identifier.id is not None:
+            match = by_id.get(identifier.id)
+        elif identifier.set is not None:
+            match = by_set_and_name.get((identifier.set, name_key(identifier.name or "")))
+        else:
+            match = by_name.get(name_key(identifier.name or ""))
+        if match is None:
+            not_found.append(identifier)
+        else:
+            found.append(match)
+    return found, not_found
