@@ -29,7 +29,7 @@ SPECIAL_RULE_CASES = [
     ("Lawyers", "combat_specials:_trade_treasures:compare:aa505219", "traded for new ones"),
     ("Lawyers", "combat_specials:_trade_treasures:statement:3688ac82", "traded for new ones"),
     ("Lawyers", "combat_specials:monster_arrives:branch:6e9a9056", "traded for new ones"),
-    ("Lawyers", "combat_specials:monster_arrives:statement:1668691c", "traded for new ones"),
+    ("Lawyers", "combat_specials:monster_arrives:statement:e8a21ee9", "traded for new ones"),
     ("Lawyers", "combat_specials:_trade_treasures:branch:3888263d", "too few Treasure cards"),
     # The Bullrog's death is the outcome, whichever monster is fled first, and the dead run
     # from no more monsters.
@@ -64,7 +64,7 @@ SPECIAL_RULE_CASES = [
     # Doppleganger is for a fighter with no helper; Kill the Hireling needs a Hireling, not
     # any card, in play.
     ("Doppleganger", "strength:holds:boolean:0b208fba", "refused to a fighter with a helper"),
-    ("Kill the Hireling", "strength:holds:compare:10e0cab4", "refused with only an item"),
+    ("Kill the Hireling", "strength:holds:compare:e3bc59bc", "refused with only an item"),
     # Flask of Glue undoes an escape, the exact 5 too, once, and the roll again keeps the
     # runner's bonus.
     ("Flask of Glue", "runaway:_run_from:compare:ee422782", "an exact escape undone too"),
@@ -76,7 +76,7 @@ SPECIAL_RULE_CASES = [
     # Super Munchkin on one Class: an item forbidden to that Class may be equipped.
     ("Super Munchkin", "strength:usable_by:compare:900fd428", "an item forbidden to it"),
     # Only a card that says so forces help (Kneepads of Allure): another item does not.
-    ("Kneepads of Allure", "combat:offer_help:boolean:8a3774c2", "nobody is forced without"),
+    ("Kneepads of Allure", "combat:offer_help:branch:81ed46e6", "nobody is forced without"),
 ]
 
 

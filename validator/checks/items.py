@@ -21,10 +21,12 @@ from validator.checks.runner import (
 )
 from validator.checks.trading import COMPANIONS, SAILS, SLOOP, _trade_limit_checks, inline
 from validator.engine import (
+    AfterEscape,
     AutomaticEscape,
     AxisCondition,
     ConditionBase,
     CurseImmunity,
+    DrawTreasures,
     EffectBase,
     ForceHelp,
     ItemCard,
@@ -356,6 +358,17 @@ def _force_help_check(
                     "expect": {"error": "forces", "fighter_strength": 3},
                 },
             )
+        if not effect.helper_reward:
+            # The helper made to help asks nothing: a share of the Treasure is refused.
+            ctx.run(
+                "a forced helper asks no reward",
+                {
+                    "players": [wearer, rival],
+                    "combat": fight,
+                    "steps": [{**forced[0], "treasures": 1}],
+                    "expect": {"error": "no reward", "fighter_strength": strength},
+                },
+            )
         ctx.run(
             "never forced into a fight for the win",
             {
@@ -367,6 +380,41 @@ def _force_help_check(
         )
 
 
+def _after_escape_check(
+    ctx: CheckContext, card: ItemCard, effect: AfterEscape, wearer: dict[str, Any], strength: int
+) -> None:
+    """Its wearer, losing to the raged Ogre, draws the reward's Treasures after getting away
+    (a 6 on the die), and nothing when caught (a 1, unless the item's own Run Away bonus makes
+    that an escape too). Only a reward of drawn Treasures, unconditional, is predicted."""
+    draws = [e for e in effect.effects if isinstance(e, DrawTreasures) and e.when is None]
+    if effect.when is not None or len(draws) != len(effect.effects):
+        return
+    count = sum(e.count for e in draws)
+    runaway = sum(e.amount for e in card.effects if isinstance(e, RunAway) and e.when is None)
+
+    def run(die: int) -> dict[str, Any]:
+        return {
+            "players": [{**wearer, "level": 1, "hand": []}, _player("Rival", hand=[RAGE])],
+            "combat": {"fighter": "Hero", "monsters": [OGRE]},
+            "steps": [{"play": RAGE, "by": "Rival", "on": OGRE}, {"resolve": True}],
+            "dice": [die],
+        }
+
+    with ctx.together([AfterEscape, DrawTreasures]):
+        if 6 + runaway >= 5:
+            ctx.run(
+                f"draws {count} Treasure(s) after an escape",
+                {**run(6), "expect": {"hand_sizes": {"Hero": count}}},
+                expect_values(outcome="escaped"),
+            )
+        if 1 + runaway < 5:
+            ctx.run(
+                "nothing drawn when caught",
+                {**run(1), "expect": {"hand_sizes": {"Hero": 0}}},
+                _caught,
+            )
+
+
 # (context, card, effect, the wearer's player document, the wearer's predicted strength)
 ITEM_EFFECT_CHECKS: dict[
     type[EffectBase], Callable[[CheckContext, ItemCard, Any, dict[str, Any], int], None]
@@ -374,6 +422,7 @@ ITEM_EFFECT_CHECKS: dict[
     CurseImmunity: _curse_immunity_check,
     AutomaticEscape: _escape_item_check,
     ForceHelp: _force_help_check,
+    AfterEscape: _after_escape_check,
 }
 
 

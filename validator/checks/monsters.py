@@ -499,6 +499,21 @@ def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) 
     )
     if passed is None:
         return
+    if effect.trade_treasures and effect.trade_from == "anywhere":
+        # Treasures on the table may be traded too: with none in hand, the refused character
+        # trades the Trinkets in play for as many new cards in hand.
+        table = ["Validator Trinket"] * effect.trade_treasures
+        ctx.run(
+            "Treasures in play are traded in",
+            {
+                "players": [refused.hero(1, table, hand=[]), _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [card.name]},
+                "expect": {"not_in_play": {"Hero": ["Validator Trinket"]}},
+            },
+            _ended_without_kill(
+                1, effect.treasures, hand=effect.trade_treasures + effect.treasures
+            ),
+        )
     if effect.when is None:
         # It refuses everyone: a Level 9 character too.
         ctx.run(

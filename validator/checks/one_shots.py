@@ -158,10 +158,12 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
     name = card.name
     gain = sum(e.amount for e in card.effects if isinstance(e, GainLevels))
     henchman = (
-        ["Validator Henchman"] if card.requires and card.requires.key == "has_in_play" else []
+        ["Validator Henchman"]
+        if card.requires and card.requires.key in ("has_in_play", "in_play_anywhere")
+        else []
     )
-    # A card played only after a won fight: the Hero first kills the Ogre (one level).
-    after = card.timing == "after_combat"
+    # A card played only after a (won) fight: the Hero first kills the Ogre (one level).
+    after = card.timing in ("after_combat", "after_any_combat")
     fight: dict[str, Any] = {"combat": {"fighter": "Hero", "monsters": [OGRE]}} if after else {}
     gear = ["Validator Gauntlet"] if after else []
     kill = [{"resolve": True}] if after else []
@@ -195,11 +197,33 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
         played(9, henchman, 9, error=True),
         expect_values(levels={"Hero": 9}),
     )
-    if card.requires is not None and card.requires.key in ("has_in_play", "not"):
+    if card.requires is not None and card.requires.key in (
+        "has_in_play",
+        "in_play_anywhere",
+        "not",
+    ):
         ctx.run(
             "refused when its condition fails",
             played(3, [], 1, error="playable only by"),
             covers=["requires"],
+        )
+    if card.requires is not None and card.requires.key == "in_play_anywhere":
+        # Another player's card meets the condition; a card the play discards goes from that
+        # player's table when its discard reaches any player's.
+        rivals = discards and _discards_hirelings(discards) and _discards_anyones(discards)
+        ctx.run(
+            "a rival's card in play will do",
+            {
+                "players": [
+                    _player("Hero", 3 - after, hand=[name], in_play=gear),
+                    _player("Rival", 5, in_play=henchman),
+                ],
+                **fight,
+                "steps": [*kill, {"play": name, "by": "Hero"}],
+                "expect": {"not_in_play": {"Rival": henchman}} if rivals else {},
+            },
+            expect_values(levels={"Hero": 3 + gain, "Rival": 5}),
+            covers=["requires", *(["discard_card"] if rivals else [])],
         )
     if not after and card.requires is None:
         # Core rules, Death: until the next turn brings him back, a dead character gains no
@@ -220,6 +244,21 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
                 },
             },
         )
+    if card.timing == "after_any_combat":
+        # Core rules: losing, the side runs (5 or more on the die escapes the Ogre, Level 5
+        # against the Hero's 3); the fight is over all the same, so the card plays.
+        ctx.run(
+            "a level after a fight fled",
+            {
+                "players": [_player("Hero", 3, hand=[name], in_play=henchman), _player("Rival")],
+                "combat": {"fighter": "Hero", "monsters": [OGRE]},
+                "dice": [6],
+                "steps": [{"resolve": True}, {"play": name, "by": "Hero"}],
+                "expect": {"outcome": "escaped"},
+            },
+            expect_values(levels={"Hero": 3 + gain}),
+            covers=["timing"],
+        )
     if after:
         ctx.run(
             "refused before a fight is won",
@@ -229,6 +268,11 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
                 "expect": {"error": True, "levels": {"Hero": 3}},
             },
         )
+
+
+def _discards_anyones(effects: Sequence[EffectBase]) -> bool:
+    """Whether each discard may take the card from any player's table."""
+    return all(getattr(e, "owner", "self") == "any" for e in effects)
 
 
 def _discards_hirelings(effects: Sequence[EffectBase]) -> bool:

@@ -14,7 +14,7 @@ import yaml
 
 from validator.engine import ENGINE_VERSION
 
-CHECKS_VERSION = "13"
+CHECKS_VERSION = "14"
 
 
 @dataclass
@@ -68,7 +68,9 @@ def summarize(reports: Sequence[CardReport]) -> dict[str, int]:
         "full": sum(r.encoding == "full" for r in reports),
         "partial": sum(r.encoding == "partial" for r in reports),
         "text_only": sum(r.encoding == "text_only" for r in reports),
-        "verified": sum(r.verified for r in reports),
+        # Only a fully encoded card counts as verified, whatever a stored report says: a
+        # partial card's checks cover only the part that is encoded.
+        "verified": sum(r.verified and r.encoding == "full" for r in reports),
         "failing": sum(r.status == "fail" for r in reports),
     }
 

@@ -65,6 +65,7 @@ from validator.engine import (
     HasInPlay,
     HelperPresent,
     IgnoreLevel,
+    InPlayAnywhere,
     KillMonster,
     LevelCard,
     LevelOnly,
@@ -231,12 +232,19 @@ def _level_card_and_special_checks(ctx: CheckContext, card: LevelCard) -> None:
     play read by kind: a card for a player with a Hireling is refused to one with only an
     item (the Helm) in play, and the level not given."""
     _level_card_checks(ctx, card)
-    if not isinstance(card.requires, HasInPlay) or card.requires.has_in_play == "item":
+    requires = card.requires
+    if isinstance(requires, HasInPlay):
+        kind = requires.has_in_play
+    elif isinstance(requires, InPlayAnywhere):
+        kind = requires.in_play_anywhere
+    else:
         return
-    if card.timing == "after_combat":
-        return  # `one_shots` stages its won fight; the condition is tried there
+    if kind == "item":
+        return
+    if card.timing in ("after_combat", "after_any_combat"):
+        return  # `one_shots` stages its fight; the condition is tried there
     ctx.run(
-        f"refused with only an item in play, not a {card.requires.has_in_play}",
+        f"refused with only an item in play, not a {kind}",
         {
             "players": [
                 _player("Hero", 3, hand=[card.name], in_play=["Validator Helm"]),

@@ -403,16 +403,25 @@ def _apply_one(
         victim.hand.append(pick)
         return True
     if isinstance(effect, DiscardOwnCard):
-        candidates = [c for c in victim.in_play() if effect.kind is None or c.kind == effect.kind]
-        if not candidates:
-            return False
-        card = candidates[0]
-        if card in victim.character:
-            discard_character(game, victim, card)
-        else:
-            take_card(game, victim, card)
-            game.discard(card)
-        return True
+        # "any": a rival's card first (seat order from the player's left), then the player's.
+        owners = [victim]
+        if effect.owner == "any":
+            seat = game.players.index(victim)
+            owners = [*game.players[seat + 1 :], *game.players[:seat], victim]
+        for owner in owners:
+            candidates = [
+                c for c in owner.in_play() if effect.kind is None or c.kind == effect.kind
+            ]
+            if not candidates:
+                continue
+            card = candidates[0]
+            if card in owner.character:
+                discard_character(game, owner, card)
+            else:
+                take_card(game, owner, card)
+                game.discard(card)
+            return True
+        return False
     raise RuleViolation(f"the engine cannot apply {type(effect).__name__} yet")
 
 

@@ -58,12 +58,16 @@ def offer_help(
         raise RuleViolation("a treasure share cannot be negative")
     if forced:
         fighter = combat.fighter
-        compels = any(
-            usable_by(game, fighter, item) and effects_of(item.card, ForceHelp)
+        compelling = [
+            e
             for item in fighter.equipped
-        ) or any(fighter.passive_effects(ForceHelp))
-        if not compels:
+            if usable_by(game, fighter, item)
+            for e in effects_of(item.card, ForceHelp)
+        ] + list(fighter.passive_effects(ForceHelp))
+        if not compelling:
             raise RuleViolation(f"{fighter.name} has no card that forces another player to help")
+        if (treasures or picks_first) and not any(e.helper_reward for e in compelling):
+            raise RuleViolation(f"{helper.name} is made to help and can ask no reward")
         gained = sum(m.monster.levels_gained or 0 for m in combat.monsters)
         if fighter.level + gained >= WINNING_LEVEL:
             raise RuleViolation("no one can be forced to help in a fight for the win")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from validator.engine.badstuff import apply_outcomes, detach_item
+from validator.engine.badstuff import apply_outcomes, detach_item, take_card
 from validator.engine.cards import BeforeCombat, Bribe, ChaseAway, MayDecline, RefusesCombat
 from validator.engine.combat import resolve
 from validator.engine.state import (
@@ -43,21 +43,27 @@ def monster_arrives(game: Game, combat: Combat, monster: MonsterInPlay) -> None:
             remove_monster(game, combat, monster, treasures=False)
             combat.extra_treasures += effect.treasures
             if effect.trade_treasures:
-                _trade_treasures(game, fighter, effect.trade_treasures)
+                _trade_treasures(game, fighter, effect.trade_treasures, effect.trade_from)
             return
     for toll in effects_of(monster.monster, BeforeCombat):
         if toll.when is None or holds(toll.when, fighter, game, combat):
             apply_outcomes(game, fighter, toll.effects, source=monster.name)
 
 
-def _trade_treasures(game: Game, player: Player, count: int) -> None:
-    """Discard Treasure cards from the hand to draw as many new ones face down."""
+def _trade_treasures(game: Game, player: Player, count: int, where: str = "hand") -> None:
+    """Discard Treasure cards from the hand (or, `where` "anywhere", from the hand or the
+    table) to draw as many new ones face down."""
     candidates = [c for c in player.hand if c.card.deck == "treasure"]
+    if where == "anywhere":
+        candidates += [c for c in player.in_play() if c.card.deck == "treasure"]
     traded = game.chooser.trade_treasures(game, player, candidates, count)
     if len(traded) != count:
         return
     for card in traded:
-        player.hand.remove(card)
+        if card in player.hand:
+            player.hand.remove(card)
+        else:
+            take_card(game, player, card)
         game.discard(card)
     for _ in range(count):
         if game.can_draw("treasure"):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from validator.engine.badstuff import apply_outcomes, lose_item
 from validator.engine.cards import (
+    AfterEscape,
     AutomaticEscape,
     CannotEscape,
     EscapeByDiscard,
@@ -86,7 +87,20 @@ def run_away(game: Game, combat: Combat) -> list[RunResult]:
                 game.note(f"{monster.name} catches {player.name}: {result.reason}")
                 apply_outcomes(game, player, monster.monster.bad_stuff, source=monster.name)
             result.dead = player.dead
+        _escape_rewards(game, player, [r for r in results if r.player == player.name])
     return results
+
+
+def _escape_rewards(game: Game, player: Player, results: list[RunResult]) -> None:
+    """A player who got away from every monster collects what their items in use promise for
+    an escape (Tuba of Charm), once per fight."""
+    if player.dead or not results or not all(r.escaped for r in results):
+        return
+    for item in list(player.equipped):
+        if usable_by(game, player, item):
+            for reward in effects_of(item.card, AfterEscape):
+                if reward.when is None or holds(reward.when, player, game):
+                    apply_outcomes(game, player, reward.effects, source=item.name)
 
 
 def _run_from(game: Game, combat: Combat, player: Player, monster: MonsterInPlay) -> RunResult:

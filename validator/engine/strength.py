@@ -20,6 +20,7 @@ from validator.engine.cards import (
     HasInPlay,
     HelperPresent,
     IgnoreLevel,
+    InPlayAnywhere,
     LevelIn,
     LevelOnly,
     LevelRank,
@@ -74,6 +75,8 @@ def holds(
         return any(i.slot == condition.wearing for i in player.equipped)
     if isinstance(condition, HasInPlay):
         return any(c.kind == condition.has_in_play for c in player.in_play())
+    if isinstance(condition, InPlayAnywhere):
+        return any(c.kind == condition.in_play_anywhere for p in game.players for c in p.in_play())
     if isinstance(condition, MonsterTagged):
         return any(condition.monster_tag in m.monster.tags for m in monsters)
     if isinstance(condition, MonsterNamed):

@@ -168,6 +168,8 @@ def render_lines(card: CardBase) -> list[str]:
             lines.append(_sentence(f"Playable only by {card.requires.phrase()}"))
         if isinstance(card, LevelCard) and card.timing == "after_combat":
             lines.append("Play it only after a combat you won, once its Treasure is taken.")
+        if isinstance(card, LevelCard) and card.timing == "after_any_combat":
+            lines.append("Play it only once a combat is over, whether it was won or not.")
         effects = _sentences(card.effects, TextContext())
         if effects and isinstance(card, OtherCard) and card.timing == "on_draw":
             first = effects[0]

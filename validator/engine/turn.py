@@ -557,6 +557,13 @@ def _play_level(game: Game, player: Player, card: CardInstance, target: Player) 
                 f"{card.name} is played only after a combat won this turn, once its Treasure "
                 "is taken"
             )
+    # Won, fled or lost: any fight of this turn that is over (fdask's post-combat state).
+    if definition.timing == "after_any_combat" and (
+        game.combat is not None
+        or game.last_combat is None
+        or game.last_combat_turn != game.turn_number
+    ):
+        raise RuleViolation(f"{card.name} is played only after a combat this turn is over")
     if definition.requires is not None and not holds(definition.requires, player, game):
         raise RuleViolation(f"{card.name} is playable only by {definition.requires.phrase()}")
     gain = sum(e.amount for e in effects_of(definition, GainLevels))

@@ -168,6 +168,18 @@ class HasInPlay(ConditionBase):
         return f"a player with {_article(self.has_in_play.replace('_', ' '))} in play"
 
 
+class InPlayAnywhere(ConditionBase):
+    """A card of this kind is in play in any player's area, not only the player's own (Kill
+    the Hireling)."""
+
+    key = "in_play_anywhere"
+    in_play_anywhere: str = Field(pattern=r"^[a-z_]+$")
+
+    def phrase(self) -> str:
+        what = _article(self.in_play_anywhere.replace("_", " "))
+        return f"anyone while {what} is in play, any player's"
+
+
 class MonsterTagged(ConditionBase):
     about_player = False
     key = "monster_tag"
@@ -278,6 +290,7 @@ CONDITION_TYPES: tuple[type[ConditionBase], ...] = (
     LevelRank,
     Wearing,
     HasInPlay,
+    InPlayAnywhere,
     MonsterTagged,
     MonsterNamed,
     MonsterLevelIn,
@@ -313,6 +326,7 @@ Condition = Annotated[
     | Annotated[LevelRank, Tag("level_rank")]
     | Annotated[Wearing, Tag("wearing")]
     | Annotated[HasInPlay, Tag("has_in_play")]
+    | Annotated[InPlayAnywhere, Tag("in_play_anywhere")]
     | Annotated[MonsterTagged, Tag("monster_tag")]
     | Annotated[MonsterNamed, Tag("monster")]
     | Annotated[MonsterLevelIn, Tag("monster_level")]

@@ -216,6 +216,22 @@ class OnEscape(EffectBase):
         yield from self.effects
 
 
+class AfterEscape(EffectBase):
+    """A reward for getting away: on an item in use, what its player gains once they have
+    escaped every monster they ran from (Tuba of Charm)."""
+
+    type: Literal["after_escape"]
+    effects: list[Effect] = Field(max_length=MAX_LIST_ITEMS, min_length=1)
+
+    def describe(self, ctx: TextContext) -> str:
+        return "after you get away from a fight: " + "; ".join(
+            e.describe(ctx) for e in self.effects
+        )
+
+    def children(self) -> Iterator[EffectBase]:
+        yield from self.effects
+
+
 class BeforeCombat(EffectBase):
     type: Literal["before_combat"]
     effects: list[Effect] = Field(max_length=MAX_LIST_ITEMS, min_length=1)
@@ -251,8 +267,10 @@ class IgnoreLevel(EffectBase):
 class RefusesCombat(EffectBase):
     type: Literal["refuses_combat"]
     treasures: int = Field(default=0, ge=0, le=NUMBER_LIMIT)
-    # The refused player may discard this many Treasure cards to draw as many new ones.
+    # The refused player may discard this many Treasure cards to draw as many new ones:
+    # from the hand, or ("anywhere") any of theirs, in the hand or in play.
     trade_treasures: int = Field(default=0, ge=0, le=NUMBER_LIMIT)
+    trade_from: Literal["hand", "anywhere"] = "hand"
 
     def describe(self, ctx: TextContext) -> str:
         text = f"it will not fight {self.when.phrase() if self.when else 'anyone'}"
@@ -260,7 +278,8 @@ class RefusesCombat(EffectBase):
             text += f", who draws {count_phrase(self.treasures, 'Treasure')} instead"
         if self.trade_treasures:
             n = count_phrase(self.trade_treasures, "Treasure card")
-            text += f", who may instead discard {n} from their hand to draw as many, face down"
+            where = "from their hand" if self.trade_from == "hand" else "in hand or in play"
+            text += f", who may instead discard {n} {where} to draw as many, face down"
         return text
 
 
@@ -653,9 +672,13 @@ class DiscardOwnCard(OutcomeBase):
 
     type: Literal["discard_card"]
     kind: str | None = Field(default=None, pattern=r"^[a-z_]+$")
+    # "any": the card may be in any player's area (a rival's first, then the player's own).
+    owner: Literal["self", "any"] = "self"
 
     def outcome_text(self) -> str:
         what = _article(self.kind.replace("_", " ")) if self.kind else "a card"
+        if self.owner == "any":
+            return f"discard {what} in play, yours or another player's"
         return f"discard {what} you have in play"
 
 
@@ -752,9 +775,14 @@ class TransferCombat(EffectBase):
 
 class ForceHelp(EffectBase):
     type: Literal["force_help"]
+    # False: the helper made to help may ask no share of the Treasure (Kneepads of Allure).
+    helper_reward: bool = True
 
     def describe(self, ctx: TextContext) -> str:
-        return "you may make another player help you in a fight (never a fight for the win)"
+        text = "you may make another player help you in a fight (never a fight for the win)"
+        if not self.helper_reward:
+            text += "; a helper made to help asks no reward"
+        return text
 
 
 class TakeItemInCombat(EffectBase):
@@ -937,6 +965,7 @@ Effect = Annotated[
     | CannotEscape
     | NoPursuit
     | OnEscape
+    | AfterEscape
     | BeforeCombat
     | NoHelp
     | LevelOnly

@@ -279,7 +279,9 @@ class OneShotCard(CardBase):
 class LevelCard(CardBase):
     kind: Literal["go_up_a_level"]
     requires: Condition | None = None
-    timing: Literal["any", "after_combat"] = "any"
+    # after_combat: once a fight won this turn is over; after_any_combat: once any fight this
+    # turn is over, won, fled or lost.
+    timing: Literal["any", "after_combat", "after_any_combat"] = "any"
 
     def all_conditions(self) -> Iterator[ConditionBase]:
         yield from super().all_conditions()
