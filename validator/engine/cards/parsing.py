@@ -150,10 +150,10 @@ def _check_provenance(
             )
         known.setdefault(ref.id, index)
     for index, card_provenance in sorted(provenance.items()):
-        for position, source_id in enumerate(card_provenance.sources):
+        for where, source_id in _cited_ids(card_provenance):
             if source_id in known:
                 continue
-            path = ("cards", index, "provenance", "sources", position)
+            path = ("cards", index, "provenance", *where)
             near = nearest_word(source_id, known)
             hint = f"; did you mean {near!r}?" if near else ""
             listed = ", ".join(known) or "none"
@@ -165,6 +165,25 @@ def _check_provenance(
                 )
             )
     return errors
+
+
+def _cited_ids(
+    provenance: CardProvenance,
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """Each source id a card's provenance cites, with its path under ``provenance``: its
+    sources, other printings' and each dispute's readings."""
+    found: list[tuple[tuple[str | int, ...], str]] = [
+        (("sources", i), source_id) for i, source_id in enumerate(provenance.sources)
+    ]
+    for i, reading in enumerate(provenance.printings):
+        found += [(("printings", i, "sources", j), s) for j, s in enumerate(reading.sources)]
+    for i, dispute in enumerate(provenance.disputed):
+        for k, reading in enumerate(dispute.readings):
+            found += [
+                (("disputed", i, "readings", k, "sources", j), s)
+                for j, s in enumerate(reading.sources)
+            ]
+    return found
 
 
 _CARD_PATH = re.compile(r"^cards\[(\d+)\]")

@@ -18,6 +18,8 @@ from validator.engine.cards.vocabulary import Model, Prose
 MAX_SOURCES: Final = 100
 MAX_CARD_SOURCES: Final = 20
 MAX_CONTRIBUTIONS: Final = 200
+# Other printings' wordings, disputes and recorded deviations a card may list (each kind).
+MAX_READINGS: Final = 10
 
 SourceId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$", max_length=60)]
 ShortText = Annotated[str, Field(min_length=1, max_length=200)]
@@ -56,15 +58,51 @@ class Contribution(Model):
     )
 
 
+class Reading(Model):
+    """One wording of a card: a short description in the project's own words (never the
+    card's text) and the sources that show it."""
+
+    text: Prose
+    sources: list[SourceId] = Field(min_length=1, max_length=MAX_CARD_SOURCES)
+
+
+class Dispute(Model):
+    """A question about a card that no source settles: what is in doubt and each reading, with
+    its sources. The card plays one of them (its document says which); the page shows all."""
+
+    about: ShortText
+    readings: list[Reading] = Field(min_length=2, max_length=MAX_READINGS)
+
+
+class Deviation(Model):
+    """Why one of the card's facts differs from the reference: the field and the reason."""
+
+    field: Annotated[str, Field(pattern=r"^[a-z_]+$", max_length=40)]
+    reason: Prose
+
+
 class CardProvenance(Model):
     """A card's sources (ids of the set's ``sources:``), the confidence the reference gives
     its facts, whether its printed name is uncertain (one informal source: the card is
-    provisional) and the accepted contributions, oldest first."""
+    provisional), the accepted contributions, oldest first; and, from the core audit, the
+    wording of other printings (``printings``), the questions no source settles
+    (``disputed``) and each fact that differs from the reference with its reason
+    (``deviations``)."""
 
     sources: list[SourceId] = Field(default_factory=list, max_length=MAX_CARD_SOURCES)
     confidence: Confidence | None = None
     name_uncertain: bool = False
+    printings: list[Reading] = Field(default_factory=list, max_length=MAX_READINGS)
+    disputed: list[Dispute] = Field(default_factory=list, max_length=MAX_READINGS)
+    deviations: list[Deviation] = Field(default_factory=list, max_length=MAX_READINGS)
     contributions: list[Contribution] = Field(default_factory=list, max_length=MAX_CONTRIBUTIONS)
+
+    def cited(self) -> set[str]:
+        """Every source id the card's provenance names, its readings' included."""
+        ids = set(self.sources)
+        for reading in [*self.printings, *(r for d in self.disputed for r in d.readings)]:
+            ids.update(reading.sources)
+        return ids
 
 
 def provenance_dump(provenance: CardProvenance) -> dict[str, object]:
