@@ -64,6 +64,8 @@ AUTH_ONLY = {
     ("POST", "/api/packs/{pack_id}/tts/"),
     ("GET", "/api/packs/{pack_id}/tts/{export_id}/"),
     ("GET", "/api/packs/{pack_id}/tts/{export_id}/download.zip"),
+    ("GET", "/api/packs/{pack_id}/tts/{export_id}/saved-object.json"),
+    ("POST", "/api/packs/{pack_id}/tts/{export_id}/link/"),
     # Proposals (contributions/api.py): every one of them needs a user.
     ("POST", "/api/sets/{code}/proposals/"),
     ("GET", "/api/proposals/"),
