@@ -41,6 +41,17 @@ def author_card(*, card_set: CardSet, slug: str) -> Card | None:
     return Card.objects.select_related("card_set").filter(card_set=card_set, slug=slug).first()
 
 
+def card_named(*, name: str, viewer: Viewer) -> Card | None:
+    """A live card the viewer may see, by its name (any case), for "Start from": official
+    sets first, then the rest, oldest first."""
+    return (
+        Card.objects.select_related("card_set")
+        .filter(name__iexact=name, card_set__in=visible_sets(viewer=viewer))
+        .order_by("-card_set__official", "card_set__pk", "pk")
+        .first()
+    )
+
+
 def trash(*, actor: Viewer) -> tuple[list[CardSet], list[Card]]:
     """The actor's deleted sets, and the deleted cards of their live sets."""
     if not actor.is_authenticated:

@@ -23,7 +23,11 @@ from authoring import selectors
 from authoring.controls import controls_config, controls_data
 from authoring.editor import NEW_CARD_YAML, STAT_FIELDS, EditorError, split_document, typed_card
 from authoring.forms import CardForm, SetForm, form_preview
+
+# The longest card name the language allows (CardName).
+MAX_CARD_NAME = 80
 from authoring.scenarios import scenarios_run_after_save
+from authoring.starters import STARTERS
 from catalog import selectors as catalog_selectors
 from catalog import services
 from catalog.models import MAX_ROW_ID, Card, CardSet
@@ -167,6 +171,11 @@ def card_new(request: HttpRequest, code: str) -> HttpResponse:
     if request.method == "POST":
         return _card_save(request, card_set, None)
     initial: dict[str, Any] = {"kind": "monster", "deck": "door", "document_yaml": NEW_CARD_YAML}
+    started = _starting_point(request)
+    if isinstance(started, HttpResponse):
+        return started
+    if started is not None:
+        initial = _initial(started, None)
     source_id = request.GET.get("from", "")
     card_id = whole_number(source_id, low=1, high=MAX_ROW_ID)
     if source_id and card_id is None:
@@ -178,11 +187,38 @@ def card_new(request: HttpRequest, code: str) -> HttpResponse:
         if source is None:
             raise Http404(f"No card with id {source_id}")
         initial = _initial(source.document, None)
-    return render(
-        request,
-        "authoring/card_edit.html",
-        _editor_context(CardForm(initial=initial), card_set, None, [], fresh=card_id is None),
+    context = _editor_context(
+        CardForm(initial=initial), card_set, None, [], fresh=card_id is None and started is None
     )
+    context["starters"] = list(STARTERS.items())
+    return render(request, "authoring/card_edit.html", context)
+
+
+def _starting_point(request: HttpRequest) -> dict[str, Any] | HttpResponse | None:
+    """A new card's "Start from": one of the common shapes (`template`) or a card the user may
+    see, by name (`from_name`). Bad input is refused with what is accepted."""
+    template = request.GET.get("template", "")
+    if template:
+        starter = STARTERS.get(template)
+        if starter is None:
+            return HttpResponseBadRequest(
+                f"no template {template[:40]!r}; the templates are {', '.join(STARTERS)}",
+                content_type="text/plain",
+            )
+        return starter.document
+    name = request.GET.get("from_name", "").strip()
+    if not name:
+        return None
+    if len(name) > MAX_CARD_NAME:
+        return HttpResponseBadRequest(
+            f"from_name: a card name has at most {MAX_CARD_NAME} characters",
+            content_type="text/plain",
+        )
+    source = selectors.card_named(name=name, viewer=_user(request))
+    if source is None:
+        messages.error(request, f"No card named {name!r} that you can see; starting blank.")
+        return None
+    return dict(source.document)
 
 
 @login_required

@@ -5,6 +5,7 @@ every fixture card), the example cards taken from the catalog, and the bounds on
 
 from __future__ import annotations
 
+import html
 import io
 import json
 from typing import Any, Literal
@@ -19,6 +20,7 @@ from pydantic import Field
 from authoring.controls import MAX_CONTROLS_DATA_CHARS, controls_config, controls_data
 from authoring.editor import merge_document, split_document
 from authoring.selectors import effect_examples
+from authoring.starters import STARTERS
 from catalog.models import Card
 from catalog.services import set_create
 from tests.conftest import CORE_SET, FIXTURE_SETS
@@ -197,3 +199,43 @@ def test_the_preview_sends_the_yaml_back_as_the_controls_read_it(client: Client)
         f"/author/preview/{card_set.code}/", {**form, "document_yaml": "effects: [\n"}
     ).json()
     assert body["yaml_data"] is None and not body["ok"]
+
+
+@pytest.mark.parametrize("slug", sorted(STARTERS))
+def test_every_template_is_a_card_the_engine_reads(slug: str) -> None:
+    document = STARTERS[slug].document
+    assert dump_card(parse_card(document)) == document  # valid, and already in canonical form
+
+
+def test_the_templates_are_the_four_shapes_of_the_issue() -> None:
+    kinds = {slug: s.document["kind"] for slug, s in STARTERS.items()}
+    assert sorted(kinds.values()) == ["curse", "item", "monster", "one_shot"]
+    monster = STARTERS["monster-vs-class"].document
+    assert "class" in monster["effects"][0]["when"]  # a bonus against a class
+    assert "race" in STARTERS["item-for-a-race"].document["usable_by"]
+    assert STARTERS["curse-lose-an-item"].document["effects"][0]["type"] == "lose_items"
+
+
+@pytest.mark.django_db
+def test_start_from_a_template_or_a_card_by_name(client: Client) -> None:
+    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
+    user = User.objects.create_user("bea", password="x")
+    card_set = set_create(owner=user, code="bea-set", name="Bea's")
+    client.force_login(user)
+    url = f"/author/sets/{card_set.code}/add-card/"
+    page = client.get(url)
+    assert page.status_code == 200
+    for slug in STARTERS:
+        assert f'href="?template={slug}"' in page.content.decode()
+    page = client.get(url, {"template": "item-for-a-race"})
+    assert page.context["form"].initial["name"] == "New item"
+    assert page.context["controls_data"]["usable_by"] == {"race": "elf"}
+    page = client.get(url, {"from_name": "squidzilla"})
+    assert page.context["form"].initial["level"] == 18  # the core set's Squidzilla
+    # Bad input is refused, naming what is accepted, and nothing is stored.
+    bad = client.get(url, {"template": "dragon"})
+    assert bad.status_code == 400 and "monster-vs-class" in bad.content.decode()
+    assert client.get(url, {"from_name": "x" * 81}).status_code == 400
+    missing = client.get(url, {"from_name": "No Such Card"}, follow=True)
+    assert "No card named 'No Such Card'" in html.unescape(missing.content.decode())
+    assert card_set.cards.count() == 0

@@ -339,3 +339,19 @@ def test_the_controls_fit_and_pass_axe(page: Page, editor: str, width: int) -> N
     axe = page.evaluate(AXE_RUN_JS)
     assert axe["checked"] > 10, axe
     assert axe["violations"] == [], axe["violations"]
+
+
+def test_start_from_a_template(page: Page, editor: str) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    open_editor(page, editor)
+    start = page.get_by_test_id("start-from")
+    start.get_by_role("link", name="A monster with a bonus against a class").click()
+    controls = page.get_by_test_id("card-controls")
+    expect(controls).to_have_attribute("data-ready", "true")
+    effects = controls.locator('[data-part="effects"]')
+    expect(effects.get_by_label("Only when")).to_have_value("class")
+    expect(effects.get_by_label("Class", exact=True)).to_have_value("wizard")
+    # A template is checked at once, like any card to start from.
+    page.get_by_test_id("editor-tabs").get_by_role("button", name="Preview").click()
+    expect(page.get_by_test_id("preview-text")).to_contain_text("against a Wizard")
+    assert page.evaluate(MAIN_OVERFLOW) == []
