@@ -23,9 +23,6 @@ from authoring import selectors
 from authoring.controls import controls_config, controls_data
 from authoring.editor import NEW_CARD_YAML, STAT_FIELDS, EditorError, split_document, typed_card
 from authoring.forms import CardForm, SetForm, form_preview
-
-# The longest card name the language allows (CardName).
-MAX_CARD_NAME = 80
 from authoring.scenarios import scenarios_run_after_save
 from authoring.starters import STARTERS
 from catalog import selectors as catalog_selectors
@@ -34,6 +31,9 @@ from catalog.models import MAX_ROW_ID, Card, CardSet
 from catalog.permissions import can_edit_set
 from catalog.services import StaleRevisionError
 from validator.engine import ENGINE_VERSION, CardDocumentError, whole_number
+
+# The longest card name the language allows (CardName).
+MAX_CARD_NAME = 80
 
 
 def _user(request: HttpRequest) -> Any:
