@@ -328,11 +328,29 @@ class AcceptedContribution:
 
 
 @dataclass(frozen=True)
+class ReadingView:
+    """A wording of the card (another printing's, or one side of a dispute) in our words, with
+    the titles of the sources that show it."""
+
+    text: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DisputeView:
+    """A question no source settles, and each reading with its sources."""
+
+    about: str
+    readings: tuple[ReadingView, ...]
+
+
+@dataclass(frozen=True)
 class Provenance:
     """Where a card's facts come from, for its page. For an official card: its sources
     grouped as Rulebook / Code / Web, `uncited` (ids its set does not name; a set file that
     loads has none), the reference's confidence in plain words, whether its name is
-    uncertain, and the accepted contributions oldest first. For a custom card: its maker."""
+    uncertain, the accepted contributions oldest first, other printings' wording and the
+    questions no source settles (`disputed`). For a custom card: its maker."""
 
     official: bool
     maker: str = ""
@@ -342,6 +360,8 @@ class Provenance:
     confidence_words: str = ""
     name_uncertain: bool = False
     contributions: list[AcceptedContribution] = field(default_factory=list)
+    printings: list[ReadingView] = field(default_factory=list)
+    disputed: list[DisputeView] = field(default_factory=list)
 
     @property
     def recorded(self) -> bool:
@@ -400,6 +420,12 @@ def card_provenance(*, card: Card) -> Provenance:
     )
     sources = {str(s.get("id")): s for s in (card_set.sources or []) if isinstance(s, dict)}
     links = [_source_link(sources[i]) for i in stored.sources if i in sources]
+
+    def reading(text: str, ids: list[str]) -> ReadingView:
+        return ReadingView(
+            text, tuple(_source_link(sources[i]).title if i in sources else i for i in ids)
+        )
+
     groups = [
         (label, [link for link in links if link.kind == kind])
         for kind, label in SOURCE_GROUPS
@@ -421,5 +447,10 @@ def card_provenance(*, card: Card) -> Provenance:
                 revision=c.revision,
             )
             for c in stored.contributions
+        ],
+        printings=[reading(r.text, r.sources) for r in stored.printings],
+        disputed=[
+            DisputeView(d.about, tuple(reading(r.text, r.sources) for r in d.readings))
+            for d in stored.disputed
         ],
     )

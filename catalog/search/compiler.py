@@ -195,6 +195,9 @@ class _Compiler:
             "textonly": Q(encoding="text_only"),
             "valid": Q(document_hash__in=checked.filter(status__in=("pass", "warn"))),
             "invalid": Q(document_hash__in=checked.filter(status="fail")),
+            # A card whose provenance records a question no source settles (set files leave
+            # an empty list out, so the key is there only when a dispute is).
+            "disputed": Q(provenance__has_key="disputed"),
         }.get(word)
         if q is None:
             self.unknown(term, keyword.name, value, SHORTCUTS)

@@ -34,6 +34,7 @@ SHORTCUTS = (
     "textonly",
     "valid",
     "invalid",
+    "disputed",
 )
 # What each shortcut of `is:` / `not:` means, for the syntax page and the advanced form.
 SHORTCUT_LABELS: Mapping[str, str] = {
@@ -46,6 +47,7 @@ SHORTCUT_LABELS: Mapping[str, str] = {
     "textonly": "Text only",
     "valid": "Passes validation",
     "invalid": "Fails validation",
+    "disputed": "Wording disputed between sources",
 }
 # Each order and the columns it sorts by.
 ORDERS: Mapping[str, tuple[str, ...]] = {

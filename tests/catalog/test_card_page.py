@@ -285,3 +285,43 @@ def test_a_card_named_like_a_set_page_never_hides_it(name: str, page: str) -> No
     client = Client()
     assert client.get(f"/sets/munchkin-test/{page}-card/").status_code == 200
     assert client.get(f"/sets/munchkin-test/{page}/").status_code in (200, 302)
+
+
+# Issue 24: the core set plays one printing; another printing's wording shows on the page, in
+# our words, with its source (the audit's: fdask/munchkin's comments follow a newer printing).
+# The words each must carry come from the issue: the Halfling's newer text lets a failed first
+# Run Away roll be rolled again for a discard; the Wizard's asks at least 3 cards for Charm.
+@pytest.mark.parametrize(
+    ("name", "words"), [("Halfling", ("roll", "card")), ("Wizard", ("Charm", "3 cards"))]
+)
+def test_other_printings_text_shows_with_its_source(
+    client: Client, core_catalog: None, name: str, words: tuple[str, ...]
+) -> None:
+    html = client.get(card_url("munchkin-core", name)).content.decode()
+    assert "Other printings&#x27; text" in html or "Other printings' text" in html
+    variants = section(html, "printing-variants")
+    provenance = fixture_card("munchkin-core", name)["provenance"]
+    sources = {
+        s["id"]: s["title"]
+        for s in yaml.safe_load((FIXTURE_SETS / "munchkin-core.yaml").read_text())["sources"]
+    }
+    for printing in provenance["printings"]:
+        assert " ".join(printing["text"].split()) in " ".join(variants.split())
+        for source in printing["sources"]:
+            assert sources[source] in variants
+    assert "fdask/munchkin" in variants
+    for word in words:
+        assert word in variants
+    block = re.search(r'data-testid="disputed">(.*?)</div>', html, re.S)
+    assert block
+    disputed = unescape(re.sub(r"<[^>]+>", " ", block.group(1)))
+    assert "Disputed:" in disputed
+    for reading in provenance["disputed"][0]["readings"]:
+        assert " ".join(reading["text"].split()) in " ".join(disputed.split())
+
+
+def test_a_card_with_one_wording_has_no_other_printings_text(
+    client: Client, core_catalog: None
+) -> None:
+    html = client.get(card_url("munchkin-core", "Elf")).content.decode()
+    assert 'data-testid="printing-texts"' not in html

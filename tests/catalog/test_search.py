@@ -117,7 +117,23 @@ def test_the_six_core_monsters_of_level_16_and_above(core_catalog: None) -> None
         ("t:monster vs:warrior", {"Shrieking Geek", "Unspeakably Awful Indescribable Horror"}),
         ("t:monster tr>=5", {"Bullrog", "Plutonium Dragon"}),
         ("t:monster (lvl=18 or lvl=20)", {"Bullrog", "Squidzilla", "Plutonium Dragon"}),
-        ("is:partial", {"Tuba of Charm"}),
+        # The core audit (issue 24) left no core card partly encoded: Tuba of Charm is full.
+        ("is:partial", set()),
+        # The cards the audit found disputed between printings or sources (shared/reference
+        # README, "Core audit (2026-11)"), whose wording no source settles.
+        (
+            "is:disputed",
+            {
+                "Halfling",
+                "Wizard",
+                "Cleric",
+                "Hireling",
+                "Friendship Potion",
+                "Kneepads of Allure",
+                "Magic Lamp",
+            },
+        ),
+        ("t:race not:disputed", {"Dwarf", "Elf"}),
     ],
 )
 def test_queries_on_the_core_set(core_catalog: None, query: str, expected: set[str]) -> None:
