@@ -521,7 +521,9 @@ def _readme(
     *,
     hosted_step: str | None,
 ) -> str:
-    contents = " and ".join(f"the {d.name.title()} deck ({d.copies} cards)" for d in decks)
+    contents = " and ".join(
+        f"the {d.name.title()} deck ({d.copies} card{'' if d.copies == 1 else 's'})" for d in decks
+    )
     lines = [
         f"{pack.name}: Tabletop Simulator export",
         "",

@@ -26,6 +26,7 @@ from tests.factories import monster_document
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
 SIZES: dict[str, ViewportSize] = {
     "phone": {"width": 360, "height": 740},
     "desktop": {"width": 1280, "height": 800},
@@ -112,6 +113,8 @@ def test_the_saved_object_from_a_site_on_this_computer(
         "an address that reaches only this computer"
     )
     fits_and_passes_axe(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    section.screenshot(path=SCREENSHOTS / f"tts-saved-object-{size}.png")
 
     with page.expect_download() as waiting:
         section.get_by_test_id("tts-saved-object").click()
@@ -155,11 +158,13 @@ def test_the_owner_revokes_a_private_packs_link(
 
     page.get_by_test_id("tts-revoke").click()
     expect(page.get_by_test_id("tts-revoked")).to_contain_text(
-        "saved objects downloaded before can no longer load their images"
+        "can no longer load their images (the site answers"
     )
     expect(page.get_by_test_id("tts-saved-object")).to_have_count(0)
     assert page.request.get(urls[0]).status == 404
     fits_and_passes_axe(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"tts-revoked-{size}.png", full_page=True)
 
     page.get_by_test_id("tts-renew").click()
     expect(page.get_by_test_id("tts-saved-object")).to_be_visible()

@@ -352,7 +352,10 @@ def test_cards_outside_both_decks_are_left_out_and_listed(small: PackDocument) -
 
 
 def test_a_one_card_deck_is_a_lone_card(small: PackDocument) -> None:
-    saved = export(small).json("small-test-pack.json")
+    result = export(small)
+    saved = result.json("small-test-pack.json")
+    readme = result.zip.read("README.txt").decode()
+    assert "the Door deck (4 cards) and the Treasure deck (1 card)." in " ".join(readme.split())
     door, treasure = saved["ObjectStates"]
     assert door["Name"] == "DeckCustom" and len(door["ContainedObjects"]) == 4
     assert treasure["Name"] == "Card"

@@ -277,7 +277,7 @@ def test_revoking_the_link_breaks_the_old_saved_object_and_the_page_says_so(
     assert all(Client().get(path).status_code == 404 for path in old)
     html = client.get(page).content.decode()
     assert 'data-testid="tts-revoked"' in html
-    assert "saved objects downloaded before can no longer load their images" in html
+    assert "can no longer load their images (the site answers" in html
     assert 'data-testid="tts-saved-object"' not in html
     assert client.get(saved_object_path(export)).status_code == 404
 
