@@ -207,9 +207,10 @@ class TabletopSimulatorExporter:
     needs URLs, so the user uploads the images and replaces the names with their URLs (the
     README says how), or passes ``base_url`` to write ``base_url + file name`` instead (a ``/``
     is added to a base that does not end with one). The site's exports go through ``build``
-    and name each image by its address on the site (packs/tts_hosting.py). The output is a function of the pack, the
-    base URL and RENDERER_VERSION only: no clock, fixed zip timestamps, object GUIDs counted
-    from a hash of the pack's name, so the same pack gives the same bytes.
+    and name each image by its address on the site (packs/tts_hosting.py). The output is a
+    function of the pack, the base URL and RENDERER_VERSION only: no clock, fixed zip
+    timestamps, object GUIDs counted from a hash of the pack's name, so the same pack gives
+    the same bytes.
     """
 
     identifier = "pack-tts"
