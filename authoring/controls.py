@@ -140,3 +140,16 @@ def _plain_json(value: Any, depth: int = 0) -> bool:
     if isinstance(value, int) and not isinstance(value, bool):
         return abs(value) <= JS_SAFE_INTEGER  # a browser's numbers hold whole numbers to 2**53
     return value is None or isinstance(value, (str, bool))
+
+
+def glossary_rows(
+    *, examples: dict[str, dict[str, dict[str, str]]]
+) -> dict[str, list[dict[str, Any]]]:
+    """Every effect type and condition as the reference page lists them: the editor's title,
+    the word in YAML, the line of help and an example card, grouped as the editor groups them."""
+    config = controls_config(examples=examples)
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for family in ("effects", "conditions"):
+        entries = [{"name": name, **entry} for name, entry in config[family].items()]
+        rows[family] = sorted(entries, key=lambda e: (e["group"], e["title"].lower()))
+    return rows

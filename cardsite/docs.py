@@ -18,6 +18,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from markdown_it import MarkdownIt
 
+from authoring.controls import glossary_rows
+from authoring.selectors import effect_examples
+
 DOC_PAGES: dict[str, str] = {"effect-language": "effect-language.md"}
 
 
@@ -77,4 +80,9 @@ def doc_view(request: HttpRequest, slug: str) -> HttpResponse:
         page = doc_page(slug)
     except LookupError:
         raise Http404(f"No documentation page {slug!r}") from None
-    return render(request, "cardsite/doc_page.html", {"page": page})
+    context: dict[str, object] = {"page": page}
+    if slug == "effect-language":
+        # Every effect type and condition in plain words with a catalog card that uses it,
+        # from the engine's glossary and the catalog as they are now (not from the file).
+        context["glossary"] = glossary_rows(examples=effect_examples())
+    return render(request, "cardsite/doc_page.html", context)

@@ -239,3 +239,19 @@ def test_start_from_a_template_or_a_card_by_name(client: Client) -> None:
     missing = client.get(url, {"from_name": "No Such Card"}, follow=True)
     assert "No card named 'No Such Card'" in html.unescape(missing.content.decode())
     assert card_set.cards.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_reference_page_lists_every_effect_with_an_example(client: Client) -> None:
+    call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
+    page = client.get("/docs/effect-language/")
+    assert page.status_code == 200
+    text = html.unescape(page.content.decode())
+    assert "Every effect and condition in plain words" in text
+    for cls in EFFECT_TYPES:
+        assert f'data-name="{effect_type_name(cls)}"' in text
+    for cond in CONDITION_TYPES:
+        assert f'data-name="{cond.key}"' in text
+    # Squidzilla's "+4 against an Elf" is in the core set: strength has an example there.
+    row = text.split('data-name="strength"')[1].split("</tr>")[0]
+    assert "+N to combat strength" in row and 'href="/sets/munchkin-core/' in row
