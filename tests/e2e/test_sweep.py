@@ -91,6 +91,8 @@ def _pages(
         # Issue 18: an official set's gaps, and a card of uncertain name with its sources.
         "set-help": Visit("/sets/munchkin-super/help/", screenshot="set-help"),
         "card-provisional-name": Visit("/sets/munchkin-super/wimpy-thugs/"),
+        # Issue 24: other printings' text and a dispute with both readings.
+        "card-disputed": Visit("/sets/munchkin-core/halfling/"),
         "card-monster": Visit(MONSTER, screenshot="monster"),
         "card-item": Visit(ITEM, screenshot="item"),
         "card-history": Visit(MONSTER + "history/"),
