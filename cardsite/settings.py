@@ -120,6 +120,8 @@ INSTALLED_APPS = [
     "packs",
     # Players' proposals for the official sets, and the curators' review of them.
     "contributions",
+    # The whole public catalog as downloadable files (GET /api/bulk-data/).
+    "bulk",
     # The table of the database task backend (TASKS_BACKEND=database); harmless otherwise.
     "django_tasks_db",
     # The top layer: the site's operations (serve, loadtest, backup, restore) as commands.
@@ -388,6 +390,8 @@ PROXY_JOBS_PER_USER = env_limit("PROXY_JOBS_PER_USER", 2)
 SIMULATIONS_PER_USER = env_limit("SIMULATIONS_PER_USER", 3)
 # A saved card's face is drawn by the task worker before anyone asks (prints/drawing.py).
 FACES_AHEAD = env_bool("FACES_AHEAD", True)
+# The bulk data files are made again by the task worker after the catalog changes.
+BULK_DATA_AHEAD = env_bool("BULK_DATA_AHEAD", True)
 # Processes one simulation plays its games in (the statistics do not depend on it).
 SIMULATION_JOBS = env_limit("SIMULATION_JOBS", os.cpu_count() or 1)
 PROXY_JOB_KEEP_HOURS = env_limit("PROXY_JOB_KEEP_HOURS", 24)
@@ -398,11 +402,12 @@ TTS_EXPORT_KEEP_HOURS = env_limit("TTS_EXPORT_KEEP_HOURS", 24)
 # The site's public address ("https://cards.example.org"), where the Tabletop Simulator saved
 # objects' sheet URLs point. Unset: the address of the request that started the export (right
 # for one host; set it when the site has several names or sits behind a proxy that rewrites
-# the Host header).
+# the Host header). A scheme and a host (and port) only: the site is served from the root.
 SITE_URL = (env_str("SITE_URL", "") or "").rstrip("/")
-if SITE_URL and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+(/[\w.\-~/]*)?", SITE_URL):
+if SITE_URL and not re.fullmatch(r"https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?", SITE_URL):
     raise ImproperlyConfigured(
-        f"SITE_URL={SITE_URL!r} is not an http(s) address such as https://cards.example.org"
+        f"SITE_URL={SITE_URL!r} is not a site's address such as https://cards.example.org "
+        "(http or https, a host name and an optional port, no path)"
     )
 # The pack builder: lines of its "add single cards" field, and ids (include, exclude, copies)
 # in one API request.

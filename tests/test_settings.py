@@ -85,6 +85,15 @@ def test_a_malformed_boolean_is_an_error() -> None:
     assert "DEBUG='maybe' is not a boolean" in result.stderr
 
 
+def test_site_url_is_a_scheme_and_a_host() -> None:
+    for good in ("https://cards.example.org", "http://127.0.0.1:8000/"):
+        assert load_settings(SITE_URL=good).returncode == 0, good
+    for bad in ("cards.example.org", "ftp://cards.example.org", "https://example.org/cards"):
+        result = load_settings(SITE_URL=bad)
+        assert result.returncode != 0, bad
+        assert f"SITE_URL={bad!r} is not a site's address" in result.stderr
+
+
 LIMITS = [
     "LOGIN_FREE_FAILURES",
     "LOGIN_LOCKOUT_MAX_SECONDS",
