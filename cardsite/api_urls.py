@@ -3,6 +3,7 @@ schema lists them, then the schema, the docs and the JSON 404 for any other path
 
 from django.urls import URLPattern, URLResolver
 
+from bulk import api as bulk_api
 from catalog.api import urls as catalog_api
 from contributions import api as contributions_api
 from packs import api as packs_api
@@ -15,5 +16,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     *prints_api.urlpatterns,
     *packs_api.urlpatterns,
     *contributions_api.urlpatterns,
+    *bulk_api.urlpatterns,
     *catalog_api.closing_patterns,
 ]

@@ -27,6 +27,13 @@ def fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_bulk_data_ahead(settings: Any) -> None:
+    """Catalog changes queue no remaking of the bulk data files (tests/bulk turn it on):
+    other tests' writes would otherwise start background work they never wait for."""
+    settings.BULK_DATA_AHEAD = False
+
+
+@pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
     """Rate-limit and lockout counters (the default cache) start empty in every test, as
     they would on a new server: one test's requests never count against another's."""

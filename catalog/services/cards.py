@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from catalog.changes import catalog_changed
 from catalog.faces import faces_changed
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
 from catalog.names import name_key
@@ -167,6 +168,7 @@ def card_write(
         card_index_refresh(card_row=row, card=typed)
         if face_ahead:
             faces_changed([row.pk])
+        catalog_changed()
     return row
 
 
@@ -198,6 +200,7 @@ def cards_create(
         index = [_index_rows(row, typed) for row, (typed, _) in zip(rows, cards, strict=True)]
         CardTag.objects.bulk_create([tag for tags, _ in index for tag in tags])
         CardFacet.objects.bulk_create([facet for _, facets in index for facet in facets])
+        catalog_changed()
     return rows
 
 
@@ -298,6 +301,7 @@ def card_delete(*, card: Card, actor: Actor) -> None:
     require_edit(actor, card.card_set)
     card.deleted_at = timezone.now()
     card.save(update_fields=["deleted_at", "updated_at"])
+    catalog_changed()
 
 
 def card_restore(*, card: Card, actor: Actor) -> Card:
@@ -307,6 +311,7 @@ def card_restore(*, card: Card, actor: Actor) -> Card:
         _check_name_free(card.card_set, card.typed, exclude=card)
         card.deleted_at = None
         card.save(update_fields=["deleted_at", "updated_at"])
+        catalog_changed()
     return card
 
 
@@ -318,6 +323,7 @@ def card_art_set(*, card: Card, actor: Actor, upload: UploadedFile[bytes]) -> Ca
     card.art.save(f"{card.card_set.code}-{card.slug}{_suffix(upload)}", upload, save=False)
     card.save(update_fields=["art", "updated_at"])
     faces_changed([card.pk])  # the art is drawn on the face
+    catalog_changed()
     return card
 
 

@@ -21,6 +21,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
+from catalog.changes import catalog_changed
 from catalog.models import Card, CardRevision, CardSet
 from catalog.provenance import card_contributions, proposal_number, provenance_merged
 from catalog.services.cards import card_slug, card_write, cards_create
@@ -201,6 +202,8 @@ def catalog_load(
             )
             for path, document in parsed
         ]
+        if not check_only:
+            catalog_changed()
     return CatalogLoadReport(sets=reports, written=not check_only)
 
 

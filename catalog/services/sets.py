@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.services import code_scope
+from catalog.changes import catalog_changed
 from catalog.models import CardSet, Visibility
 from catalog.permissions import can_edit_set
 
@@ -106,6 +107,7 @@ def set_create(
         raise SetError("code", f"you already have {MAX_SETS_PER_USER} sets, the most allowed")
     try:
         with transaction.atomic():
+            catalog_changed()
             return CardSet.objects.create(
                 code=code,
                 name=name.strip(),
@@ -144,6 +146,7 @@ def set_update(
     if cards_in_box is not None:
         card_set.cards_in_box = cards_in_box
     card_set.save()
+    catalog_changed()
     return card_set
 
 
@@ -154,6 +157,7 @@ def set_delete(*, card_set: CardSet, actor: Actor) -> None:
         raise PermissionDenied("official sets are not deleted from the site")
     card_set.deleted_at = timezone.now()
     card_set.save(update_fields=["deleted_at", "updated_at"])
+    catalog_changed()
 
 
 def set_restore(*, card_set: CardSet, actor: Actor) -> CardSet:
@@ -161,4 +165,5 @@ def set_restore(*, card_set: CardSet, actor: Actor) -> CardSet:
     require_edit(actor, card_set)
     card_set.deleted_at = None
     card_set.save(update_fields=["deleted_at", "updated_at"])
+    catalog_changed()
     return card_set

@@ -27,6 +27,7 @@ def _read_endpoints() -> list[str]:
         "/api/cards/named/?fuzzy=bulrog",
         "/api/cards/autocomplete/?q=bull",
         "/api/schema/pack.json",
+        "/api/bulk-data/",
         "/api/schema/",
     ]
 
