@@ -159,7 +159,10 @@ def _instances(cards: Iterable[tuple[str, CardBase]]) -> _Instances:
 
 
 def check_invariants(game: Game) -> list[str]:
-    """Every card in exactly one place; levels 1..10; equip limits hold; a winner killed."""
+    """Every card in exactly one place; levels 1..10; equip limits hold; a winner killed.
+
+    From scratch, whatever happened before (InvariantWatch checks the same after each move,
+    looking again only at what the move changed)."""
     problems: list[str] = []
     piles = game.card_piles()
     count = sum(map(len, piles))
@@ -183,6 +186,139 @@ def check_invariants(game: Game) -> list[str]:
         if game.win_reason.get(winner.name) not in ("kill", "card", "shared"):
             problems.append(f"{winner.name} won without killing a monster")
     return problems
+
+
+# What the invariants are about, by region: the decks and discards; each player's Level, hand,
+# piles in play, Cheat! cards (by the item they free) and Ship enhancers (by their Ship); the
+# combat's cards; the winners. A region is a list, compared with its copy in one C call.
+_STANDING = -1  # the last region: the winners, why they won, the number of cards
+_HAND = 1  # a player's region: [Level, hand, the piles in play (the equip limits' concern)...]
+
+
+def _table(game: Game) -> list[list[Any]]:
+    table: list[list[Any]] = [
+        [game.door_deck, game.treasure_deck, game.door_discard, game.treasure_discard]
+    ]
+    for p in game.players:
+        table.append(
+            [
+                p.level,
+                p.hand,
+                p.character,
+                p.attachments,
+                p.equipped,
+                p.carried,
+                p.followers,
+                p.curses,
+                p.next_combat,
+                p.cheats,
+                p.ship_enhancers,
+            ]
+        )
+    table.append([list(game.combat.cards()) if game.combat is not None else []])
+    table.append([game.winners, game.win_reason, game.total_cards])
+    return table
+
+
+def _copy(entry: Any) -> Any:
+    """A copy of a region's entry that later moves leave as it is."""
+    if type(entry) is list:
+        return entry.copy()
+    if type(entry) is dict:
+        return {k: v.copy() if type(v) is list else v for k, v in entry.items()}
+    return entry  # a Level or a count: immutable
+
+
+class InvariantWatch:
+    """check_invariants after every move, looking again only at what the move changed.
+
+    The watch keeps a copy of the table (_table) as it was at the last check, when the
+    invariants held. A region equal to its copy (the same cards in the same order, compared in
+    C) is not looked at again. From each pile that changed, the cards that left it and those
+    that came into it are gathered (a draw from the top, cards added at the end or taken from
+    it are told apart without going through the pile); when the cards that came are the cards
+    that left, each card is still in exactly one place and the count is the same. A player
+    whose Level changed has it checked again, one whose cards in play changed the equip limits.
+    Any problem, a change of winners or of the table's shape sends the check to
+    check_invariants, which looks at everything and names the problem, so both report alike."""
+
+    def __init__(self) -> None:
+        # Empty until a check from scratch found the invariants holding.
+        self.copy: list[list[Any]] = []
+
+    def check(self, game: Game) -> list[str]:
+        table = self.copy
+        now = _table(game)
+        if now == table:
+            return []
+        if len(now) != len(table) or now[_STANDING] != table[_STANDING]:
+            return self._from_scratch(game)
+        left: list[CardInstance] = []
+        came: list[CardInstance] = []
+        players = game.players
+        for index in range(len(now) - 1):  # the winners (the last region) are unchanged
+            region, copy = now[index], table[index]
+            if region == copy:
+                continue
+            in_play_changed = False
+            for slot, entry in enumerate(region):
+                before = copy[slot]
+                if entry == before:
+                    continue
+                in_play_changed = in_play_changed or slot > _HAND
+                if type(entry) is list:
+                    copy[slot] = entry.copy()
+                    _moved(before, entry, left, came)
+                    continue
+                copy[slot] = _copy(entry)
+                if type(entry) is dict:  # Cheat! cards, or the lists of Ship enhancers
+                    for cards, found in ((before, left), (entry, came)):
+                        for held in cards.values():
+                            found += held if type(held) is list else [held]
+            if not 1 <= index <= len(players):
+                continue  # the decks or the combat: only where the cards are
+            p = players[index - 1]
+            if not 1 <= p.level < WINNING_LEVEL:  # a winner is checked from scratch
+                return self._from_scratch(game)
+            if (
+                in_play_changed
+                and (len(p.equipped) > 1 or len(p.items) > 1)
+                and _equip_problems(game, p)
+            ):
+                return self._from_scratch(game)
+        if (left or came) and (len(left) != len(came) or set(left) != set(came)):
+            return self._from_scratch(game)
+        return []
+
+    def _from_scratch(self, game: Game) -> list[str]:
+        problems = check_invariants(game)
+        # A table that breaks the invariants is no base to compare the next one with.
+        self.copy = [[_copy(e) for e in region] for region in _table(game)] if not problems else []
+        return problems
+
+
+def _moved(
+    before: list[CardInstance],
+    now: list[CardInstance],
+    left: list[CardInstance],
+    came: list[CardInstance],
+) -> None:
+    """Add the cards that left a pile to `left`, those that came to `came` (any other change
+    counts as every card leaving and the new ones coming)."""
+    kept = len(now)
+    gone = len(before) - kept
+    if gone > 0:
+        if now == before[gone:]:  # drawn from the top
+            left += before[:gone]
+            return
+        if now == before[:kept]:  # taken from the end
+            left += before[kept:]
+            return
+    elif now[: len(before)] == before:  # added at the end
+        came += now[len(before) :]
+        return
+    left += before
+    came += now
 
 
 def _equip_problems(game: Game, p: Player) -> list[str]:
@@ -374,7 +510,10 @@ def check(game: Game) -> None:
     _RECKONED.pop(id(game), None)
     if not game.check_every_move:
         return
-    problems = check_invariants(game)
+    watch = game.invariant_watch
+    if watch is None:
+        watch = game.invariant_watch = InvariantWatch()
+    problems = watch.check(game)
     if problems:
         raise InvariantViolation("; ".join(problems))
 

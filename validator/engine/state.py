@@ -301,6 +301,9 @@ class Game:
     win_reason: dict[str, str] = field(default_factory=dict)
     check_every_move: bool = True
     total_cards: int | None = None
+    # What the invariants' checker saw at its last check (game.InvariantWatch), so that a check
+    # after a move looks again only at what the move changed.
+    invariant_watch: Any = field(default=None, repr=False, compare=False)
     log: list[str] = field(default_factory=list)
     logging: bool = True
     # Who answers the choices the rules leave to players (choices.DefaultChooser, or a bot's):
