@@ -62,7 +62,12 @@ def test_discarding_your_own_card_doing_nothing_fails_kill_the_hireling(
         [planted_mutant("discard-own-card-does-nothing")], suite, reach, workers=1, timeout=120
     )
     assert outcome.status == "killed"
-    failing = {f.split(" / ", 1)[1].split(":", 1)[0] for f in outcome.failures}
+    # The set cards that fail (the language checks' synthetic cards may fail as well).
+    failing = {
+        f.split(" / ", 1)[1].split(":", 1)[0]
+        for f in outcome.failures
+        if not f.startswith("language / ")
+    }
     discarding = _cards_with("discard_card", conditional=False)  # Kill the Hireling
     assert "Kill the Hireling" in discarding
     assert discarding <= failing
@@ -101,3 +106,18 @@ def test_planting_names_a_function_that_is_not_there() -> None:
     ghost = Mutant(**{**mutant.__dict__, "function": "no_such_function"})
     with pytest.raises(PlantingError, match="no code for no_such_function"):
         plant(ghost)
+
+
+def test_a_bug_only_a_synthetic_card_shows_is_killed_by_the_validator(
+    judged: tuple[Suite, Reach],
+) -> None:
+    """Discarding an empty hand said to have acted skips its `otherwise`: no card of the five
+    sets has one there, so only the language checks' synthetic cards reach and fail it."""
+    suite, reach = judged
+    (mutant,) = [
+        m for m in mutants_of_module("badstuff") if m.id == "badstuff:_apply_one:truth:9b9bab2d"
+    ]
+    (outcome,) = run_mutants([mutant], suite, reach, workers=1, timeout=120)
+    assert outcome.status == "killed" and outcome.phase == "validator"
+    assert any(f.startswith("language / Syn Discard Hand Or Else") for f in outcome.failures)
+    assert "language / Syn Discard Hand Or Else" in outcome.reached_by

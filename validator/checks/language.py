@@ -533,6 +533,23 @@ FOLLOWER_CARDS = [
     _follower("Syn Buddy", "ally", 1),
     _follower("Syn Pal", "ally", 2),
     _follower("Syn Squire", "sidekick", 1, gold=200),
+    _follower("Syn Page", "sidekick", 1, gold=1),  # the least Gold value there is
+    _follower("Syn Stray", "ally", 1, timing="own_turn"),
+    # An Ally with an ability of its own: discard a card for +2 in its owner's fight.
+    _follower(
+        "Syn Hound",
+        "ally",
+        1,
+        abilities=[
+            {
+                "name": "Fetch",
+                "timing": "combat",
+                "cost": {"discard": 1},
+                "effects": [{"type": "strength", "amount": 2}],
+            }
+        ],
+    ),
+    _monster("Goon", [LOSE], level=6),
     _monster("Eel", [LOSE]),
     _monster("Crab", [LOSE], level=2),
     {
@@ -598,6 +615,62 @@ def _follower_scenarios(ctx: CheckContext) -> None:
             "expect": {"error": "not fighting", "in_play": {"Lex": ["Syn Squire"]}},
         },
         expect_values(levels={"Kate": 1, "Lex": 3}),
+    )
+    # A follower played only on its owner's turn: refused on another's, kept in the hand.
+    for active, allowed in (("Patrick", True), ("Sandy", False)):
+        players = [{"name": "Patrick", "level": 3, "hand": ["Syn Stray"]}, {"name": "Sandy"}]
+        if active == "Sandy":
+            players.reverse()
+        document: dict[str, Any] = {
+            "players": players,
+            "steps": [{"play": "Syn Stray", "by": "Patrick"}],
+        }
+        if not allowed:
+            document["expect"] = {"error": "own turn"}
+        ctx.run(
+            f"an Ally played only on its owner's turn, on {active}'s turn",
+            document,
+            expect_values(
+                hand_sizes={"Patrick": 0 if allowed else 1},
+                in_play={"Patrick": ["Syn Stray"] if allowed else []},
+            ),
+        )
+    # A Sidekick with a Gold value changes hands like an Item (Super Munchkin), even at 1 Gold.
+    ctx.run(
+        "a Sidekick worth 1 Gold given away",
+        {
+            "players": [
+                {"name": "Lex", "level": 3, "in_play": ["Syn Page"]},
+                {"name": "Kate", "level": 2},
+            ],
+            "steps": [{"give": ["Syn Page"], "by": "Lex", "to": "Kate"}],
+        },
+        expect_values(in_play={"Lex": [], "Kate": ["Syn Page"]}),
+    )
+    # An Ally's own ability: a card discarded for +2 to its owner in the fight.
+    ctx.run(
+        "an Ally's ability used in its owner's fight",
+        {
+            "players": [
+                {
+                    "name": "Patrick",
+                    "level": 3,
+                    "in_play": ["Syn Hound"],
+                    "hand": ["Validator Door"],
+                },
+                {"name": "Sandy"},
+            ],
+            "combat": {"fighter": "Patrick", "monsters": ["Syn Goon"]},
+            "steps": [
+                {
+                    "use": "Syn Hound",
+                    "ability": "fetch",
+                    "by": "Patrick",
+                    "discard": ["Validator Door"],
+                }
+            ],
+        },
+        expect_values(fighter_strength=6, hand_sizes={"Patrick": 0}),
     )
     # A Ship enhancer is fitted on its owner's turn, outside their fight (Booty rules); the
     # Ship's bonus and the enhancer's then count together.

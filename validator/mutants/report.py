@@ -26,13 +26,17 @@ from validator.mutants.runner import Outcome
 SURVIVORS_FILE = Path(__file__).with_name("survivors.yaml")
 VALIDATOR_BUDGET = 0.90
 WITH_SCENARIOS_BUDGET = 0.97
-EXPLANATION_KINDS = ("equivalent", "unobservable")
+# equivalent: no program behaves differently; choice: the behaviour changes only among moves
+# the rules leave to a player (which item a Thief takes, which option a victim picks), so no
+# rule can tell the two apart; unobservable: it changes what the rules decide, but no card
+# of the five sets nor any synthetic card the language checks build can make it show.
+EXPLANATION_KINDS = ("equivalent", "choice", "unobservable")
 SHOWN_CARDS = 8
 
 
 @dataclass(frozen=True)
 class Explanation:
-    kind: str  # equivalent: no program behaves differently; unobservable: no card can show it
+    kind: str  # one of EXPLANATION_KINDS
     why: str
 
 
