@@ -73,11 +73,13 @@ def controls_config(
     effect_types: tuple[type[EffectBase], ...] = EFFECT_TYPES,
     condition_types: tuple[type[ConditionBase], ...] = CONDITION_TYPES,
     schema: dict[str, Any] | None = None,
+    suggestions: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Everything the controls' script reads: the card schema and the words around it.
 
     `examples` maps "effects" and "conditions" to {type or key: {"name", "url"}} (see
-    `authoring.selectors.effect_examples`). The type lists and schema default to the engine's.
+    `authoring.selectors.effect_examples`); `suggestions` the words to offer per condition
+    key (`condition_suggestions`). The type lists and schema default to the engine's.
     """
     effects = {}
     for cls in effect_types:
@@ -108,6 +110,8 @@ def controls_config(
         "form_fields": form_fields(),
         "order": list(PART_ORDER),
         "outcome_only": list(OUTCOME_ONLY_PARTS),
+        # Words the catalog's conditions use, per condition key (race: elf, dwarf...).
+        "suggestions": suggestions or {},
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,16 @@ from pydantic import BaseModel
 
 from catalog.models import Card, CardRevision, CardSet
 from catalog.selectors import visible_sets
-from validator.engine import CardDocumentError, ConditionBase, EffectBase, parse_card
+from validator.engine import (
+    CHARACTER_KINDS,
+    CardDocumentError,
+    ConditionBase,
+    EffectBase,
+    parse_card,
+)
+
+# A word a condition may name (the engine's trait names: lower case, no punctuation but ' -).
+TRAIT_WORD = re.compile(r"^[a-z][a-z0-9' -]*$")
 
 Viewer = User | AnonymousUser
 
@@ -136,6 +146,7 @@ def effect_examples() -> dict[str, dict[str, dict[str, str]]]:
         cached: dict[str, dict[str, dict[str, str]]] = _examples_cache["examples"]
         return cached
     best: dict[tuple[str, str], tuple[int, str, str, str]] = {}
+    traits: dict[str, set[str]] = {}
     rows = cards.order_by("card_set__code", "pk").values_list(
         "document", "card_set__code", "slug", "name"
     )
@@ -148,12 +159,26 @@ def effect_examples() -> dict[str, dict[str, dict[str, str]]]:
         for used in set(_uses(typed)):
             if used not in best or size < best[used][0]:
                 best[used] = (size, code, slug, name)
+        for condition in typed.all_conditions():
+            for axis, trait in condition.mentions():
+                traits.setdefault(axis, set()).add(trait)
+        if typed.kind_name in CHARACTER_KINDS and TRAIT_WORD.match(name.lower()):
+            traits.setdefault(typed.kind_name, set()).add(name.lower())  # the Elf card: elf
     examples: dict[str, dict[str, dict[str, str]]] = {"effects": {}, "conditions": {}}
     for (family, key), (_size, code, slug, name) in sorted(best.items()):
         url = reverse("catalog:card_detail", args=[code, slug])
         examples[family][key] = {"name": name, "url": url}
-    _examples_cache.update(fingerprint=fingerprint, examples=examples)
+    suggestions = {axis: sorted(names) for axis, names in sorted(traits.items())}
+    _examples_cache.update(fingerprint=fingerprint, examples=examples, suggestions=suggestions)
     return examples
+
+
+def condition_suggestions() -> dict[str, list[str]]:
+    """The words the catalog's conditions and character cards use, per condition key (race:
+    dwarf, elf...; tag: undead...), for the editor to suggest. Read with `effect_examples`."""
+    effect_examples()
+    suggestions: dict[str, list[str]] = _examples_cache["suggestions"]
+    return suggestions
 
 
 def _uses(node: Any) -> Iterator[tuple[str, str]]:

@@ -335,7 +335,10 @@ def card_controls(request: HttpRequest) -> JsonResponse:
     """What the editor's controls are drawn from: the card schema, plain words for each effect
     type and condition, and an example card for each. The same for everyone (no user data),
     so caches may keep it; its address carries the engine's version."""
-    response = JsonResponse(controls_config(examples=selectors.effect_examples()))
+    config = controls_config(
+        examples=selectors.effect_examples(), suggestions=selectors.condition_suggestions()
+    )
+    response = JsonResponse(config)
     response["Cache-Control"] = "public, max-age=600"
     return response
 

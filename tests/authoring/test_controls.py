@@ -19,7 +19,7 @@ from pydantic import Field
 
 from authoring.controls import MAX_CONTROLS_DATA_CHARS, controls_config, controls_data
 from authoring.editor import merge_document, split_document
-from authoring.selectors import effect_examples
+from authoring.selectors import condition_suggestions, effect_examples
 from authoring.starters import STARTERS
 from catalog.models import Card
 from catalog.services import set_create
@@ -153,6 +153,10 @@ def test_examples_come_from_catalog_cards_that_use_each_type() -> None:
     examples = effect_examples()
     assert {"strength", "lose_levels", "no_pursuit", "death"} <= set(examples["effects"])
     assert {"race", "class", "all", "not"} <= set(examples["conditions"])
+    # Words to suggest: the core set's races and classes, from its cards and its conditions.
+    words = condition_suggestions()
+    assert {"elf", "dwarf", "halfling"} <= set(words["race"])
+    assert {"cleric", "thief", "warrior", "wizard"} <= set(words["class"])
     core = yaml.safe_load(CORE_SET.read_text())["cards"]
     for family, key in [("effects", "no_pursuit"), ("conditions", "race")]:
         example = examples[family][key]

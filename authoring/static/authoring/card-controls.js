@@ -366,6 +366,12 @@
       const [vs] = unnull(variants[key]);
       const id = nextId(`${path}.${key}`);
       const innerControl = control(vs, inner, `${path}.${key}`, { id, label: conditionWords(key).title, required: true, noun: "condition" });
+      const words = (config.suggestions || {})[key];
+      if (words && innerControl.tagName === "INPUT") {
+        // The races, classes... the catalog's cards name, offered as the designer types.
+        innerControl.setAttribute("list", `${id}-words`);
+        box.append(el("datalist", { id: `${id}-words` }, ...words.map((w) => el("option", { value: w }))));
+      }
       if (["list", "onekey", "object"].includes(shape(vs))) {
         box.append(el("div", { className: "ctl-nested", "data-path": `${path}.${key}` }, innerControl));
       } else {
