@@ -410,6 +410,23 @@ OUTCOME_CARDS = [
     _monster("Level Thief", [_otherwise({"type": "steal_level"})]),
     _monster("Grave Robber", [_otherwise({"type": "take_from_discard"})]),
     {**_power("Syn Gnomish"), "kind": "race"},
+    _monster("Discard Two Or Else", [_otherwise({"type": "discard_from_hand", "count": 2})]),
+    _monster(
+        "Discard Three Or Pay",
+        [{"type": "discard_from_hand", "count": 3, "if_fewer": [LOSE]}],
+    ),
+    _monster(
+        "Income Tax",
+        [{"type": "lose_items", "count": "all"}, {"type": "others_pay_value"}],
+    ),
+    _monster("Toll", [{"type": "lose_gold_value", "amount": 5}]),
+    # An `otherwise` holding an effect that is no outcome (a combat rule): it does nothing to
+    # the victim, and the outcome beside it still applies.
+    _monster(
+        "Odd Otherwise",
+        [_otherwise({"type": "discard_hand"}) | {"otherwise": [{"type": "no_help"}, GAIN]}],
+    ),
+    _item("Syn Penny", gold=1),  # the least Gold an item can be worth
     _monster("Tithe", [{"type": "draw_treasures", "count": 1, "recipient": "fighter"}]),
     _monster(
         "Die Table",
@@ -483,6 +500,88 @@ def _outcome_scenarios(ctx: CheckContext) -> None:
             "dice": [1],
         },
         expect_values(outcome="caught", levels={"Hero": 5}, hand_sizes={"Hero": 1}),
+    )
+    # discard_from_hand acts when it throws away a card, even fewer than it asks for; with an
+    # empty hand its otherwise comes instead. Holding fewer than asked costs a level too.
+    for hand, level in ((3, 5), (1, 5), (0, 6)):
+        ctx.run(
+            f"discard two cards or else, holding {hand}",
+            {
+                "players": [
+                    {"name": "Hero", "level": 5, "hand": ["Validator Door"] * hand},
+                    {"name": "Rival"},
+                ],
+                "combat": {"fighter": "Hero", "monsters": ["Syn Discard Two Or Else"]},
+                "steps": [{"resolve": True}],
+                "dice": [1],
+            },
+            expect_values(
+                outcome="caught", levels={"Hero": level}, hand_sizes={"Hero": max(0, hand - 2)}
+            ),
+        )
+    for hand, level in ((3, 5), (2, 4)):
+        ctx.run(
+            f"discard three cards, holding {hand}",
+            {
+                "players": [
+                    {"name": "Hero", "level": 5, "hand": ["Validator Door"] * hand},
+                    {"name": "Rival"},
+                ],
+                "combat": {"fighter": "Hero", "monsters": ["Syn Discard Three Or Pay"]},
+                "steps": [{"resolve": True}],
+                "dice": [1],
+            },
+            expect_values(outcome="caught", levels={"Hero": level}, hand_sizes={"Hero": 0}),
+        )
+    # The others pay what the victim's lost items were worth, however little: 1 Gold costs
+    # the Rival its cheapest item that covers it.
+    ctx.run(
+        "the others pay for an item worth 1 Gold",
+        {
+            "players": [
+                {"name": "Hero", "level": 5, "in_play": ["Syn Penny"]},
+                {"name": "Rival", "level": 3, "in_play": ["Validator Helm", "Validator Ram"]},
+            ],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Income Tax"]},
+            "steps": [{"resolve": True}],
+            "dice": [1],
+        },
+        expect_values(
+            outcome="caught", levels={"Rival": 3}, in_play={"Hero": [], "Rival": ["Validator Ram"]}
+        ),
+    )
+
+    # Items worth at least 5 Gold go, the least that pays: five of thirteen 1-Gold Pennies.
+    def pennies_left(count: int) -> Callable[[dict[str, Any]], str | None]:
+        def accept(values: dict[str, Any]) -> str | None:
+            left = values["in_play"]["Hero"].count("Syn Penny")
+            return None if left == count else f"expected {count} Pennies left, got {left}"
+
+        return accept
+
+    ctx.run(
+        "5 Gold paid from thirteen 1-Gold items",
+        {
+            "players": [
+                {"name": "Hero", "level": 5, "in_play": ["Syn Penny"] * 13},
+                {"name": "Rival"},
+            ],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Toll"]},
+            "steps": [{"resolve": True}],
+            "dice": [1],
+            "expect": {"outcome": "caught"},
+        },
+        pennies_left(8),
+    )
+    ctx.run(
+        "an otherwise holding a combat rule beside a level",
+        {
+            "players": [{"name": "Hero", "level": 5}, {"name": "Rival"}],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Odd Otherwise"]},
+            "steps": [{"resolve": True}],
+            "dice": [1],
+        },
+        expect_values(outcome="caught", levels={"Hero": 6}),
     )
     # Treasure the card gives "the fighter": a caught helper's draw goes to the fighter too.
     ctx.run(
@@ -719,6 +818,17 @@ META_CARDS = [
     _power("Syn Mask", effects=[_meta("secret_identity")]),
     _item("Syn Disguise", effects=[_meta("secret_identity")]),
     _monster("Brute", [LOSE]),
+    # Races that let their player keep more cards (as the Dwarf does), and a card that lets a
+    # player be two races at once (as Half-Breed does).
+    {**_power("Syn Stout", effects=[{"type": "hand_size", "size": 6}]), "kind": "race"},
+    {**_power("Syn Giant", effects=[{"type": "hand_size", "size": 7}]), "kind": "race"},
+    {
+        "name": "Syn Half",
+        "deck": "door",
+        "kind": "other_door",
+        "effects": [{"type": "extra_character_card", "axis": "race"}],
+        "encoding": _FULL,
+    },
     {
         "name": "Syn Snare",
         "deck": "door",
@@ -765,6 +875,26 @@ def _meta_scenarios(ctx: CheckContext) -> None:
                 "steps": [{"end_turn": True}],
             },
             expect_values(hand_sizes={"Amanda": kept, "Erin": 8 - kept}),
+        )
+    # The hand a race allows: the largest of those a player's races allow (each lets its player
+    # keep that many); Secret HQ adds its card to it.
+    for cards, kept in (
+        (["Syn Stout"], 6),
+        (["Syn Giant"], 7),
+        (["Syn Stout", "Syn Half", "Syn Giant"], 7),
+        (["Syn Giant", "Syn Half", "Syn Stout"], 7),
+        (["Syn Stout", "Syn Lair"], 7),
+    ):
+        ctx.run(
+            f"the hand kept with {', '.join(cards)}",
+            {
+                "players": [
+                    {"name": "Amanda", "level": 4, "in_play": cards, "hand": ["Syn Snare"] * 9},
+                    {"name": "Erin", "level": 1},
+                ],
+                "steps": [{"end_turn": True}],
+            },
+            expect_values(hand_sizes={"Amanda": kept, "Erin": 9 - kept}),
         )
     # Secret Identity: a Trap misses on 1-3, hits on 4-6, and on a 6 the card granting the
     # ability goes too (a Power or an item).
@@ -989,6 +1119,7 @@ CONDITION_CARDS = [
         effects=[{"type": "runaway", "amount": 2, "when": {"monster_level": {"min": 3, "max": 8}}}],
     ),
     *(_monster(f"Level {n}", [LOSE], level=n) for n in (2, 3, 8, 9)),
+    _item("Syn Pack Fighter", effects=[{"type": "strength", "amount": 2, "per": "monster"}]),
     {
         "name": "Syn Doom",
         "deck": "door",
@@ -1046,6 +1177,19 @@ def _condition_scenarios(ctx: CheckContext) -> None:
                 "dice": [3],
             },
             expect_values(outcome="escaped" if escapes else "caught"),
+        )
+    # +2 per monster in the fight: +2 against one, +4 against two.
+    for monsters in (["Syn Level 8"], ["Syn Level 8", "Syn Level 9"]):
+        ctx.run(
+            f"+2 per monster against {len(monsters)}",
+            {
+                "players": [
+                    {"name": "Hero", "level": 1, "in_play": ["Syn Pack Fighter"]},
+                    {"name": "Rival"},
+                ],
+                "combat": {"fighter": "Hero", "monsters": monsters},
+            },
+            expect_values(fighter_strength=1 + 2 * len(monsters)),
         )
     # The dead do not help: killed this turn, a player is back only when the next turn starts
     # (core rules, Death).
