@@ -499,6 +499,9 @@ def _take_from_discard(effect: TakeFromDiscard, v: Victim, die: int) -> Outcome:
 
 def _discard_card(effect: DiscardOwnCard, v: Victim, die: int) -> Outcome:
     # One card of the victim's own in play, of the kind named: which one is the victim's.
+    if effect.owner != "self":
+        v.exact = False  # another player's card may go first: not modelled here
+        return [v]
     if effect.kind in CHARACTER_KINDS:
         mine = sorted(t for t in v.traits if t[0] == effect.kind)
         if not mine:
