@@ -17,6 +17,7 @@ run: setup ## set up, migrate, load the whole catalog and serve on $(HOST):$(POR
 	@$(PY) manage.py validate_cards > /dev/null 2>&1 \
 	  && echo "Validated every card (python manage.py validate_cards shows the report)" \
 	  || echo "Some cards fail validation: python manage.py validate_cards shows which"
+	$(PY) manage.py bulk_data
 	@echo "Serving the card site on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -2,9 +2,10 @@
 engine-ready pack of the official sets, each one gzip-compressed JSON file in the media storage
 under a content-hashed name (so it may be cached for good), listed by `GET /api/bulk-data/`.
 
-A file is made again only when what it is made from has changed (`BulkFile.source`), and the
-file it replaces is kept until the next change, so a download that started before is never cut
-short."""
+A file is made again only when what it is made from has changed (`BulkFile.source`: the
+cards' documents, revisions and art, their sets, and their validation reports, so that a card
+checked after it was saved is shown checked once the check is stored), and the file it replaces
+is kept until the next change, so a download that started before is never cut short."""
 
 from __future__ import annotations
 
@@ -27,7 +28,6 @@ from bulk.models import BulkFile, BulkKind
 from catalog.api.serializers import CardOutput, CardSetOutput
 from catalog.models import Card, CardSet
 from catalog.selectors import listed_sets, set_list
-from catalog.validation import cards_validate_saved
 from packs.exporters import PackJsonExporter
 from packs.services import pack_build
 from validator.checks import check_version
@@ -124,7 +124,15 @@ def _write_json_array(out: IO[bytes], items: Iterable[Any]) -> int:
     return count
 
 
-def _store(kind: str, source: str, write: Callable[[IO[bytes]], int]) -> BulkRefresh:
+def _store(
+    kind: str,
+    source: str,
+    write: Callable[[IO[bytes]], int],
+    source_after: Callable[[], str] | None = None,
+) -> BulkRefresh:
+    """Write the file of `kind` unless its current one was made from `source`. Making it may
+    change its sources (the pack's build checks cards never checked): `source_after` then
+    says what the file was made from."""
     current = BulkFile.objects.filter(kind=kind).first()
     if current is not None and current.source == source and default_storage.exists(current.name):
         return BulkRefresh(kind, False, current)
@@ -140,6 +148,8 @@ def _store(kind: str, source: str, write: Callable[[IO[bytes]], int]) -> BulkRef
             if saved != name:  # the storage renamed it: the name must stay the digest's
                 default_storage.delete(saved)
                 raise RuntimeError(f"the storage would not keep {name}")
+    if source_after is not None:
+        source = source_after()
     with transaction.atomic():
         row, _ = BulkFile.objects.select_for_update().get_or_create(
             kind=kind,
@@ -199,7 +209,9 @@ def _refresh_sets(progress: Progress) -> BulkRefresh:
 def _refresh_official_pack(progress: Progress) -> BulkRefresh:
     official = Card.objects.filter(card_set__official=True)
     codes = sorted(CardSet.objects.filter(official=True).values_list("code", flat=True))
-    source = _digest([(check_version(),), *_cards_source(official)])
+
+    def source() -> str:
+        return _digest([(check_version(),), *_cards_source(official)])
 
     def write(out: IO[bytes]) -> int:
         built = pack_build(actor=None, set_codes=codes, name="Official sets")
@@ -209,16 +221,7 @@ def _refresh_official_pack(progress: Progress) -> BulkRefresh:
         progress(BulkKind.OFFICIAL_PACK, 1, 1)
         return built.card_count
 
-    return _store(BulkKind.OFFICIAL_PACK, source, write)
-
-
-def _check_unchecked_public_cards() -> None:
-    # The files show each card's validation: cards saved but not checked yet are checked first.
-    rows = list(_public_cards().values_list("pk", "document_hash"))
-    checked = checks_for(document_hashes={digest for _, digest in rows})
-    unchecked = [pk for pk, digest in rows if digest not in checked]
-    if unchecked:
-        cards_validate_saved(card_ids=unchecked)
+    return _store(BulkKind.OFFICIAL_PACK, source(), write, source_after=source)
 
 
 def bulk_data_refresh(
@@ -232,10 +235,11 @@ def bulk_data_refresh(
     if unknown:
         raise ValueError(f"no bulk data kind {unknown[0]!r}; kinds: {', '.join(BulkKind.values)}")
     tell: Progress = progress or (lambda kind, done, total: None)
-    _check_unchecked_public_cards()
+    # The pack first: building it checks the official cards never checked yet, whose reports
+    # the card files then show.
     makers = {
+        BulkKind.OFFICIAL_PACK: _refresh_official_pack,
         BulkKind.CARDS: _refresh_cards,
         BulkKind.SETS: _refresh_sets,
-        BulkKind.OFFICIAL_PACK: _refresh_official_pack,
     }
-    return [makers[BulkKind(kind)](tell) for kind in wanted]
+    return [maker(tell) for kind, maker in makers.items() if kind in wanted]

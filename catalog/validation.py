@@ -31,6 +31,7 @@ from django.db import transaction
 from django.tasks import task, task_backends
 from django_tasks_db import DatabaseBackend
 
+from catalog.changes import catalog_changed
 from catalog.models import Card
 from catalog.selectors import catalog_cards
 from validator.services import cards_validate
@@ -51,6 +52,8 @@ def cards_validate_saved(*, card_ids: Iterable[int]) -> int:
             cards=[(code, document) for document in documents],
             deck=catalog_cards(set_codes=[code]),
         )
+    if by_set:
+        catalog_changed()  # the cards' validation, part of what the catalog shows, changed
     return sum(len(documents) for documents in by_set.values())
 
 

@@ -18,6 +18,7 @@ from bulk.models import BulkFile
 from bulk.services import bulk_data_refresh
 from catalog.models import Card
 from catalog.services import card_create, card_update, set_create
+from catalog.validation import cards_validate_saved
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
 from validator.engine import parse_pack
@@ -171,3 +172,27 @@ def test_an_unknown_file_is_the_api_404(client: Client, db: None) -> None:
     assert response.status_code == 404
     assert response.json()["object"] == "error"
     assert listing(client) == {}
+
+
+def test_a_card_checked_after_its_save_shows_checked_once_the_check_is_stored(
+    client: Client,
+    core_catalog: None,
+    alice: User,
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    public = set_create(owner=alice, code="open", name="Open", visibility="public")
+    card = card_create(card_set=public, actor=alice, document=monster_document("Late Ogre"))
+    bulk_data_refresh()
+
+    def late_ogre() -> dict[str, Any]:
+        cards = json.loads(gzip.decompress(download(client, listing(client)["cards"])))
+        found: dict[str, Any] = next(c for c in cards if c["name"] == "Late Ogre")
+        return found
+
+    assert late_ogre()["validation"] == "unchecked"
+    settings.TASKS = IMMEDIATE
+    settings.BULK_DATA_AHEAD = True
+    with django_capture_on_commit_callbacks(execute=True):
+        cards_validate_saved(card_ids=[card.pk])
+    assert late_ogre()["validation"] in {"pass", "warn"}  # a plain Level 7 monster
