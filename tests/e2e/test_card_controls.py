@@ -9,13 +9,14 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from authoring.controls import controls_config, controls_data
@@ -30,6 +31,7 @@ from tests.e2e.test_sweep import AXE, AXE_RUN_JS
 from validator.engine import EFFECT_TYPES, dump_card, parse_card, read_yaml
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
 
 # The documents the designer builds, as the effect language's reference would write them.
 LEVEL_8_MONSTER = """
@@ -139,6 +141,8 @@ def test_a_level_8_monster_built_without_yaml(page: Page, editor: str, width: in
     assert page.evaluate(MAIN_OVERFLOW) == []
     if width < 900:
         page.get_by_test_id("editor-tabs").get_by_role("button", name="Edit").click()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"card-controls-{width}.png", full_page=True)
     page.get_by_test_id("save").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Elf Eater")
     assert saved("Elf Eater") == by_hand(LEVEL_8_MONSTER)
@@ -359,3 +363,27 @@ def test_start_from_a_template(page: Page, editor: str) -> None:
     page.get_by_test_id("editor-tabs").get_by_role("button", name="Preview").click()
     expect(page.get_by_test_id("preview-text")).to_contain_text("against a Wizard")
     assert page.evaluate(MAIN_OVERFLOW) == []
+
+
+def test_without_javascript_the_editor_is_the_yaml_form(browser: Browser, editor: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(editor)
+        page.get_by_label("Username").fill(ERIN[0])
+        page.locator("#id_password").fill(ERIN[1])
+        page.get_by_role("button", name="Log in").click()
+        expect(page.get_by_test_id("card-controls")).to_be_hidden()
+        expect(page.get_by_test_id("view-switch")).to_be_hidden()
+        page.locator("#id_name").fill("Elf Eater")
+        page.locator("#id_copies").fill("1")
+        page.locator("#id_level").fill("8")
+        page.locator("#id_treasures").fill("2")
+        document = yaml.safe_load(LEVEL_8_MONSTER)
+        rest = {k: document[k] for k in ("effects", "bad_stuff", "encoding")}
+        page.get_by_label("Everything else (YAML)").fill(yaml.safe_dump(rest))
+        page.get_by_test_id("save").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Elf Eater")
+        assert saved("Elf Eater") == by_hand(LEVEL_8_MONSTER)
+    finally:
+        context.close()

@@ -122,6 +122,14 @@
   const effectWords = (type) => config.effects[type] || { title: humanize(type), help: "" };
   const conditionWords = (key) => config.conditions[key] || { title: humanize(key), help: "" };
 
+  // Names in the order the engine lists them (strength first, the composers last), so the
+  // menus' groups come in a sensible order; names it does not list follow.
+  function ordered(names, listed) {
+    const order = Object.keys(listed || {});
+    const rank = (n) => (order.includes(n) ? order.indexOf(n) : order.length);
+    return [...names].sort((a, b) => rank(a) - rank(b));
+  }
+
   // --- small builders ----------------------------------------------------------------------
 
   function el(tag, attrs = {}, ...children) {
@@ -347,7 +355,7 @@
     const select = el("select", { id: opts.id, "aria-label": opts.label });
     select.append(option("", opts.optional ? "— anyone, always —" : "Choose a condition…", key === undefined));
     const groups = {};
-    for (const name of Object.keys(variants)) {
+    for (const name of ordered(Object.keys(variants), config.conditions)) {
       const group = conditionWords(name).group || "Other";
       if (!groups[group]) groups[group] = el("optgroup", { label: group });
       groups[group].append(option(name, conditionWords(name).title, name === key));
@@ -406,7 +414,7 @@
     const select = el("select", { id: opts.id, "aria-label": opts.label });
     if (tag === undefined) select.append(option("", "Choose…", true));
     const groups = {};
-    for (const name of Object.keys(t.variants)) {
+    for (const name of ordered(Object.keys(t.variants), isEffect ? config.effects : {})) {
       if (opts.only && !opts.only(name) && name !== tag) continue;
       const group = words(name).group || "";
       const target = group ? (groups[group] ||= el("optgroup", { label: group })) : select;
@@ -524,8 +532,9 @@
       const id = nextId(`${path}-add`);
       const select = el("select", { id });
       const t = kind === "tagged" ? tagged(itemSchema) : null;
-      const names = t ? Object.keys(t.variants) : Object.keys(oneKeyVariants(itemSchema));
+      const names = ordered(t ? Object.keys(t.variants) : Object.keys(oneKeyVariants(itemSchema)), t ? config.effects : config.conditions);
       const words = (n) => (t ? (t.property === "type" ? effectWords(n) : { title: humanize(n) }) : conditionWords(n));
+      select.append(option("", "Choose…", true));
       const groups = {};
       for (const name of names) {
         if (opts.only && !opts.only(name)) continue;
@@ -537,6 +546,10 @@
       row.append(el("label", { for: id, text: `Add ${noun === "effect" ? "an effect" : `a ${noun}`}` }), select,
         button("Add", `Add the chosen ${noun}`, () => {
           const name = select.value;
+          if (!name) {
+            select.focus();
+            return;
+          }
           if (t) {
             const next = { [t.property]: name };
             const v = t.variants[name];
@@ -596,11 +609,16 @@
       const only = config.outcome_only.includes(name) ? (t) => Boolean(effectWords(t).outcome) : undefined;
       const opt = !required.has(name);
       const ctl = control(prop, slot(model, name), p, { id, label: text, optional: opt, required: !opt, only });
-      const part = el("fieldset", { className: "ctl-part", "data-path": p, "data-part": name }, el("legend", { text }));
       const kindOf = shape(unnull(prop)[0]);
-      if (kindOf === "list" || kindOf === "object" || kindOf === "tagged" || kindOf === "enumset" || ctl.classList.contains("ctl-raw")) part.append(ctl);
-      else part.append(field(p, text, ctl, id));
-      root.append(part);
+      if (kindOf === "list" || kindOf === "object" || kindOf === "tagged" || kindOf === "enumset" || ctl.classList.contains("ctl-raw")) {
+        root.append(el("fieldset", { className: "ctl-part", "data-path": p, "data-part": name }, el("legend", { text }), ctl));
+      } else {
+        // One control (notes, a condition): its own label is the part's title.
+        const part = field(p, text, ctl, id);
+        part.classList.add("ctl-part", "ctl-part-single");
+        part.dataset.part = name;
+        root.append(part);
+      }
     }
     // Keys no part shows (misspelt, of another kind, or also on the form): kept, as YAML.
     for (const [name, value] of Object.entries(model)) {
