@@ -62,8 +62,14 @@ def test_a_roll_acts_only_when_the_face_it_picks_does() -> None:
         ("badstuff:_apply_one:truth:e04608ee", "Syn Discard Hand Or Else", "fully equipped"),
         # A modified roll of 7 no longer reads as the table's 6 face.
         ("badstuff:_apply_one:number:c0a97c28", "Outcomes at the edges", "Syn Loaded Die"),
-        # Each card granting Theft counts twice over: a 3 steals with one card.
+        # A Theft ability of a class no longer counts beside a Power granting Theft.
         ("abilities:_theft_sources:arithmetic:c3c591f4", "Theft granted by Powers", "roll"),
+        # Flight's +1 counted down: a 4 no longer gets away.
+        ("runaway:runaway_modifier:augmented:b8549da6", "Super Munchkin meta-abilities", "Flight"),
+        # A second Ally no longer sends the first to the discards.
+        ("turn:play:statement:52b3ccc7", "Allies, Sidekicks and Ships", "second Ally"),
+        # Secret Identity's roll read one face too high: a 4 misses.
+        ("turn:apply_curse:number:8d84f8ba", "Super Munchkin meta-abilities", "Trap"),
     ],
 )
 def test_a_planted_bug_fails_the_language_check(mutant: str, check: str, words: str) -> None:
