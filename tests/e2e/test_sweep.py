@@ -371,7 +371,7 @@ def test_the_menu_opens_on_a_phone_and_the_search_box_works(
         page.keyboard.press("Escape")
         expect(sets_link).to_be_hidden()
 
-        search = page.get_by_role("searchbox", name="Search cards")
+        search = page.get_by_role("combobox", name="Search cards")
         expect(search).to_be_visible()
         box = search.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
@@ -381,7 +381,7 @@ def test_the_menu_opens_on_a_phone_and_the_search_box_works(
         search.press("Enter")
         page.wait_for_url("**/cards/?q=*")
         assert "lvl" in page.url
-        expect(page.get_by_role("searchbox", name="Search cards")).to_have_value(
+        expect(page.get_by_role("combobox", name="Search cards")).to_have_value(
             "t:monster lvl>=10"
         )
     finally:
@@ -400,7 +400,7 @@ def test_the_links_stay_in_the_header_on_a_desktop(
         account = page.get_by_role("navigation", name="Account")
         expect(account.get_by_role("link").first).to_be_visible()
         header = page.locator(".site-header").bounding_box()
-        search = page.get_by_role("searchbox", name="Search cards").bounding_box()
+        search = page.get_by_role("combobox", name="Search cards").bounding_box()
         assert header is not None and search is not None
         assert header["height"] < 80  # one row at 1280 px, logged in or not
         assert search["width"] >= 200

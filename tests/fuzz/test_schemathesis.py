@@ -31,8 +31,19 @@ schema = (
 # The operations that read the catalog; the others (writes, packs) answer 401 anonymously.
 NEEDS_CATALOG = {
     ("GET", path)
-    for path in ("/api/sets/", "/api/sets/{code}/", "/api/cards/", "/api/cards/{card_id}/")
-} | {("POST", "/api/validate/"), ("POST", "/api/scenarios/run/")}
+    for path in (
+        "/api/sets/",
+        "/api/sets/{code}/",
+        "/api/cards/",
+        "/api/cards/{card_id}/",
+        "/api/cards/named/",
+        "/api/cards/autocomplete/",
+    )
+} | {
+    ("POST", "/api/validate/"),
+    ("POST", "/api/scenarios/run/"),
+    ("POST", "/api/cards/collection/"),
+}
 
 
 @pytest.fixture
