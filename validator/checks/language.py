@@ -940,10 +940,54 @@ ONE_SHOT_CARDS = [
         "effects": [{"type": "strength", "amount": 4, "when": {"race": "elf"}}],
         "encoding": _FULL,
     },
+    # One-shots whose escape or removal works only for an Elf playing them.
+    {
+        "name": "Syn Elf Wings",
+        "deck": "treasure",
+        "kind": "one_shot",
+        "bonus": 0,
+        "gold": 100,
+        "side": "player",
+        "effects": [{"type": "automatic_escape", "when": {"race": "elf"}}],
+        "encoding": _FULL,
+    },
+    {
+        "name": "Syn Elf Banish",
+        "deck": "treasure",
+        "kind": "one_shot",
+        "bonus": 0,
+        "gold": 100,
+        "side": "either",
+        "effects": [{"type": "remove_monster", "when": {"race": "elf"}}],
+        "encoding": _FULL,
+    },
+    # A one-shot for the monster's side only: played without naming a monster, it still goes
+    # to the monster.
+    {
+        "name": "Syn Monster Brew",
+        "deck": "treasure",
+        "kind": "one_shot",
+        "bonus": 3,
+        "gold": 100,
+        "side": "monster",
+        "encoding": _FULL,
+    },
 ]
 
 
 def _one_shot_scenarios(ctx: CheckContext) -> None:
+    ctx.run(
+        "a monster-side one-shot played without naming the monster",
+        {
+            "players": [
+                {"name": "Agent", "level": 3, "hand": ["Syn Monster Brew"]},
+                {"name": "Other"},
+            ],
+            "combat": {"fighter": "Agent", "monsters": ["Syn Goon"]},
+            "steps": [{"play": "Syn Monster Brew", "by": "Agent"}],
+        },
+        expect_values(fighter_strength=3, monster_strength=9, hand_sizes={"Agent": 0}),
+    )
     # A one-shot usable only by an Elf: an Elf's bonus counts; anyone else is refused, the
     # card kept in the hand.
     for race, allowed in (("Elf", True), (None, False)):
@@ -967,6 +1011,37 @@ def _one_shot_scenarios(ctx: CheckContext) -> None:
                 "expect": {},
             },
             expect_values(fighter_strength=7 if allowed else 3, hand_sizes={"Agent": 0}),
+        )
+        wings = {**fighter, "hand": ["Syn Elf Wings"]}
+        ctx.run(
+            f"an escape only for an Elf played by {race or 'a Human'}, die 1",
+            {
+                **document,
+                "players": [wings, {"name": "Other"}],
+                "steps": [{"play": "Syn Elf Wings", "by": "Agent"}, {"resolve": True}],
+                "dice": [1],
+                "expect": {},
+            },
+            expect_values(
+                outcome="escaped" if allowed else "caught",
+                levels={"Agent": 3 if allowed else 2},
+                hand_sizes={"Agent": 0},
+            ),
+        )
+        banish = {**fighter, "hand": ["Syn Elf Banish"]}
+        ctx.run(
+            f"a removal only for an Elf played by {race or 'a Human'}",
+            {
+                **document,
+                "players": [banish, {"name": "Other"}],
+                "steps": [{"play": "Syn Elf Banish", "by": "Agent", "on": "Syn Goon"}],
+                "expect": {},
+            },
+            expect_values(
+                outcome="won" if allowed else "none",
+                levels={"Agent": 3},
+                hand_sizes={"Agent": 0},
+            ),
         )
         ctx.run(
             f"a one-shot only for an Elf played by {race or 'a Human'}",
@@ -1120,6 +1195,23 @@ CONDITION_CARDS = [
     ),
     *(_monster(f"Level {n}", [LOSE], level=n) for n in (2, 3, 8, 9)),
     _item("Syn Pack Fighter", effects=[{"type": "strength", "amount": 2, "per": "monster"}]),
+    # A Level 0 monster (its +5 makes it win), and a Run Away bonus against Level 1 and up.
+    _bonus_monster("Level 0", {"type": "strength", "amount": 5}, level=0),
+    _item(
+        "Syn Floor Stick",
+        effects=[{"type": "runaway", "amount": 2, "when": {"monster_level": {"min": 1}}}],
+    ),
+    # An enhancer taking a Treasure off, down to a floor of none.
+    {
+        "name": "Syn Thin Floor",
+        "deck": "door",
+        "kind": "monster_enhancer",
+        "strength": -5,
+        "treasures": -1,
+        "strength_floor": 1,
+        "treasures_floor": 0,
+        "encoding": _FULL,
+    },
     {
         "name": "Syn Doom",
         "deck": "door",
@@ -1178,6 +1270,36 @@ def _condition_scenarios(ctx: CheckContext) -> None:
             },
             expect_values(outcome="escaped" if escapes else "caught"),
         )
+    # Against a Level 0 monster "Level 1 and up" does not hold: a 3 is caught.
+    ctx.run(
+        "+2 to Run Away from Level 1 and up, a Level 0 monster, die 3",
+        {
+            "players": [
+                {"name": "Hero", "level": 1, "in_play": ["Syn Floor Stick"]},
+                {"name": "Rival"},
+            ],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Level 0"]},
+            "steps": [{"resolve": True}],
+            "dice": [3],
+        },
+        expect_values(outcome="caught"),
+    )
+    # An enhancer's Treasure floor of 0: the monster's one Treasure goes, none is drawn.
+    ctx.run(
+        "an enhancer's Treasure floor of none",
+        {
+            "players": [
+                {"name": "Hero", "level": 5, "hand": ["Syn Thin Floor"]},
+                {"name": "Rival"},
+            ],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Level 2"]},
+            "steps": [
+                {"play": "Syn Thin Floor", "by": "Hero", "on": "Syn Level 2"},
+                {"resolve": True},
+            ],
+        },
+        expect_values(outcome="won", monster_strength=1, treasures_drawn=0, levels={"Hero": 6}),
+    )
     # +2 per monster in the fight: +2 against one, +4 against two.
     for monsters in (["Syn Level 8"], ["Syn Level 8", "Syn Level 9"]):
         ctx.run(
