@@ -24,13 +24,13 @@ class Patch:
 PLANTED: dict[str, Patch] = {
     "discard-own-card-does-nothing": Patch(
         module="badstuff",
-        old="""        if card in victim.character:
-            discard_character(game, victim, card)
-        else:
-            take_card(game, victim, card)
-            game.discard(card)
-        return True""",
-        new="""        return True""",
+        old="""            if card in owner.character:
+                discard_character(game, owner, card)
+            else:
+                take_card(game, owner, card)
+                game.discard(card)
+            return True""",
+        new="""            return True""",
         about="a card that says to discard one of your own cards in play leaves it in play",
     ),
     "conditional-extra-treasure-ignored": Patch(

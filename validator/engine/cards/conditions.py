@@ -177,7 +177,7 @@ class InPlayAnywhere(ConditionBase):
 
     def phrase(self) -> str:
         what = _article(self.in_play_anywhere.replace("_", " "))
-        return f"anyone while {what} is in play, any player's"
+        return f"anyone, as long as {what} is in play (any player's)"
 
 
 class MonsterTagged(ConditionBase):
