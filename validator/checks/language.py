@@ -1334,7 +1334,67 @@ def _condition_scenarios(ctx: CheckContext) -> None:
     )
 
 
+ABILITY_CARDS = [
+    # A class whose ability, used at any time for nothing, has its player take the top Door
+    # discard instead of kicking the deck (as the Cleric's Resurrection does, before a draw).
+    {
+        "name": "Syn Digger",
+        "deck": "door",
+        "kind": "class",
+        "abilities": [{"name": "Dig", "timing": "any", "effects": [{"type": "draw_from_discard"}]}],
+        "notes": "A test class: takes the top Door discard instead of kicking the deck.",
+        "encoding": _FULL,
+    },
+    {**_power("Syn Gnomish"), "kind": "race"},
+    _monster("Level 9", [LOSE], level=9),
+    # One more Treasure for a win on Level alone: no bonus on the fighting side.
+    {
+        **_monster("Purist", [LOSE], level=6),
+        "effects": [{"type": "extra_treasures", "amount": 1, "when": {"bonuses_used": False}}],
+    },
+]
+
+
+def _ability_scenarios(ctx: CheckContext) -> None:
+    ctx.run(
+        "an ability taking the top Door discard instead of the deck",
+        {
+            "players": [
+                {"name": "Hero", "level": 3, "in_play": ["Syn Digger"]},
+                {"name": "Rival", "level": 2, "in_play": ["Syn Gnomish"]},
+            ],
+            "steps": [
+                {"discard_card": "Syn Gnomish", "by": "Rival"},
+                {"use": "Syn Digger", "ability": "dig", "by": "Hero"},
+                {"kick_door": "Hero"},
+            ],
+            "deck": {"door": ["Syn Level 9"]},
+        },
+        expect_values(outcome="none", hand_sizes={"Hero": 1}, levels={"Hero": 3}),
+    )
+    # A win on Level alone: the helper's Level is no bonus; an item on either member is.
+    for gear, holder, treasures in (
+        ([], None, 2),
+        (["Validator Sword"], "Hero", 1),
+        (["Validator Sword"], "Friend", 1),
+    ):
+        players = [
+            {"name": "Hero", "level": 5, "in_play": gear if holder == "Hero" else []},
+            {"name": "Friend", "level": 3, "in_play": gear if holder == "Friend" else []},
+        ]
+        ctx.run(
+            f"a win on Level alone, with an item on {holder or 'nobody'}",
+            {
+                "players": players,
+                "combat": {"fighter": "Hero", "monsters": ["Syn Purist"]},
+                "steps": [{"help": "Friend"}, {"resolve": True}],
+            },
+            expect_values(outcome="won", treasures_drawn=treasures),
+        )
+
+
 LANGUAGE_SCENARIOS: list[tuple[str, list[dict[str, Any]], Scenarios]] = [
+    ("Abilities and bonuses", ABILITY_CARDS, _ability_scenarios),
     ("Conditions at their bounds", CONDITION_CARDS, _condition_scenarios),
     ("Origins and Powers", POWER_CARDS, _power_scenarios),
     ("One-shots for some players", ONE_SHOT_CARDS, _one_shot_scenarios),
