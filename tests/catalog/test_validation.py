@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from catalog import validation
 from catalog.models import Card, CardSet
 from catalog.services import card_create, card_update, set_create
+from tests.conftest import FIXTURE_SETS
 from tests.factories import monster_document
 from validator.checks import check_version
 from validator.engine import CardDocumentError, document_hash
@@ -97,8 +98,18 @@ def test_card_page_shows_the_badge_and_messages(client: Client, core_catalog: No
     validate("--set", "munchkin-core")
     page = client.get(f"/sets/munchkin-core/{goblin.slug}/").content.decode()
     assert 'data-testid="validation">pass' in page and "Verified" in page
+    # Fully encoded since the core audit (issue 24), the Tuba of Charm is verified too.
     tuba = Card.objects.get(name="Tuba of Charm")
     page = client.get(f"/sets/munchkin-core/{tuba.slug}/").content.decode()
+    assert 'data-testid="validation">pass' in page and "Verified" in page
+
+
+def test_a_partial_card_page_says_what_is_not_encoded(client: Client, db: None) -> None:
+    # The core set has no partly encoded card left; Booty's Snark is one (its set file).
+    call_command("load_catalog", str(FIXTURE_SETS / "munchkin-booty.yaml"), stdout=io.StringIO())
+    validate("--set", "munchkin-booty", "--card", "Snark")
+    snark = Card.objects.get(card_set__code="munchkin-booty", name="Snark")
+    page = client.get(f"/sets/munchkin-booty/{snark.slug}/").content.decode()
     assert "not yet encoded" in page
 
 
