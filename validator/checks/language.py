@@ -148,6 +148,11 @@ _DISCARD_MONSTERS = [
 
 # Stats and conditions at values no printed card has.
 _EDGE_CARDS = [
+    # A monster that does not pursue low Levels, except a Dwarf, named nowhere else on it.
+    {
+        **_monster("Snob", [LOSE], level=10),
+        "effects": [{"type": "no_pursuit", "max_level": 3, "unless": {"race": "dwarf"}}],
+    },
     # A one-shot only for the monster's side (every printed one is "either" or "player").
     {
         "name": "Syn Monster Tonic",
