@@ -387,3 +387,26 @@ def test_without_javascript_the_editor_is_the_yaml_form(browser: Browser, editor
         assert saved("Elf Eater") == by_hand(LEVEL_8_MONSTER)
     finally:
         context.close()
+
+
+def test_conditions_compose_with_any_all_and_not(page: Page, editor: str) -> None:
+    controls = open_editor(page, editor)
+    page.get_by_label("Kind").select_option("item")
+    usable = controls.locator('[data-part="usable_by"]')
+    usable.get_by_label("Usable only by").select_option(label="Any of these")
+    add(usable, "Race is...", noun="condition")
+    add(usable, "Not this", noun="condition")
+    items = usable.locator(".ctl-list > li")
+    items.nth(0).get_by_label("Race", exact=True).fill("elf")
+    items.nth(1).locator(".ctl-condition .ctl-condition select").first.select_option(label="All of these")
+    add(items.nth(1), "Class is...", noun="condition")
+    add(items.nth(1), "Level between...", noun="condition")
+    inner = items.nth(1).locator(".ctl-list > li")
+    inner.nth(0).get_by_label("Class", exact=True).fill("wizard")
+    inner.nth(1).get_by_label("Min").fill("5")
+    page.get_by_test_id("view-switch").get_by_role("button", name="YAML (advanced)").click()
+    written = read_yaml(page.get_by_label("Everything else (YAML)").input_value(), "yaml").data
+    # "Usable by an Elf, or by anyone who is not a Wizard of Level 5 or more."
+    assert written["usable_by"] == {
+        "any": [{"race": "elf"}, {"not": {"all": [{"class": "wizard"}, {"level": {"min": 5}}]}}]
+    }
