@@ -398,7 +398,8 @@ def test_conditions_compose_with_any_all_and_not(page: Page, editor: str) -> Non
     add(usable, "Not this", noun="condition")
     items = usable.locator(".ctl-list > li")
     items.nth(0).get_by_label("Race", exact=True).fill("elf")
-    items.nth(1).locator(".ctl-condition .ctl-condition select").first.select_option(label="All of these")
+    inside_not = items.nth(1).locator(".ctl-condition .ctl-condition select").first
+    inside_not.select_option(label="All of these")
     add(items.nth(1), "Class is...", noun="condition")
     add(items.nth(1), "Level between...", noun="condition")
     inner = items.nth(1).locator(".ctl-list > li")
