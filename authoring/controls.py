@@ -131,9 +131,12 @@ def controls_data(yaml_text: str) -> dict[str, Any] | None:
     except CardDocumentError:
         return None
     data = parsed.data if parsed.data is not None else {}
-    if not isinstance(data, dict):
-        return None
-    if not _plain_json(data):
+    return controls_value(data if isinstance(data, dict) else None)
+
+
+def controls_value(data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A mapping already read from the YAML, as the controls edit it (see `controls_data`)."""
+    if data is None or not _plain_json(data):
         return None
     return data if len(json.dumps(data)) <= MAX_CONTROLS_DATA_CHARS else None
 

@@ -142,6 +142,8 @@ class Merged:
     errors: list[EditorError] = field(default_factory=list)
     # The line of every key and item of the YAML, read once and shared by every error.
     lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+    # The YAML's own mapping as read (None: it did not read as one), for the editor's controls.
+    rest: dict[str, Any] | None = None
 
 
 def merge_document(values: dict[str, Any], yaml_text: str) -> Merged:
@@ -169,8 +171,8 @@ def merge_document(values: dict[str, Any], yaml_text: str) -> Merged:
         else:
             document[key] = value
     if errors:
-        return Merged(None, errors, parsed.lines)
-    return Merged(document, lines=parsed.lines)
+        return Merged(None, errors, parsed.lines, rest=rest)
+    return Merged(document, lines=parsed.lines, rest=rest)
 
 
 def locate(
@@ -193,6 +195,8 @@ class Preview:
 
     errors: list[EditorError] = field(default_factory=list)
     document: dict[str, Any] | None = None
+    # The YAML's mapping as read, for the controls (None: it did not read as one).
+    rest: dict[str, Any] | None = None
     text: list[str] = field(default_factory=list)
     face_png: bytes | None = None
     status: str = ""
@@ -226,9 +230,10 @@ def preview(values: dict[str, Any], yaml_text: str, *, set_code: str) -> Preview
     """Parse, render and check a card being edited; stores nothing."""
     card, merged = typed_card(values, yaml_text)
     if card is None:
-        return Preview(errors=merged.errors)
+        return Preview(errors=merged.errors, rest=merged.rest)
     report = check_card(card, set_code)
     return Preview(
+        rest=merged.rest,
         document=dump_card(card),
         text=render_lines(card),
         face_png=render_face(card, set_code).png,

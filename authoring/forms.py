@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from PIL import Image
 
-from authoring.controls import controls_data
+from authoring.controls import controls_data, controls_value
 from authoring.editor import STAT_FIELDS, EditorError, StatField, preview
 from catalog.models import CardSet, Visibility
 from validator.engine import KINDS
@@ -175,20 +175,17 @@ class StartFromForm(forms.Form):
 def form_preview(form: CardForm, *, set_code: str) -> dict[str, Any]:
     """The live preview of a bound card form, as the editor's script reads it: the form's
     field errors, or the card's rules text, face and validator report. Stores nothing."""
-    valid = form.is_valid()
-    # The YAML's mapping, for the controls to follow edits made in the YAML (once it passed
-    # the form's own bound on its length).
-    yaml_data = (
-        controls_data(form.cleaned_data["document_yaml"])
-        if "document_yaml" in form.cleaned_data
-        else None
-    )
-    if not valid:
+    # With the answer goes the YAML's mapping ("yaml_data"), for the controls to follow edits
+    # made in the YAML; the YAML is read once (by the preview, or here when the form's own
+    # fields are wrong and it passed the form's bound on its length).
+    if not form.is_valid():
         errors = [
             EditorError(name, str(message), field=name)
             for name, field_errors in form.errors.items()
             for message in field_errors
         ]
+        text = form.cleaned_data.get("document_yaml")
+        yaml_data = controls_data(text) if text is not None else None
         return {"ok": False, "errors": [e.as_dict() for e in errors], "yaml_data": yaml_data}
-    body = preview(form.values(), form.cleaned_data["document_yaml"], set_code=set_code).as_dict()
-    return body | {"yaml_data": yaml_data}
+    result = preview(form.values(), form.cleaned_data["document_yaml"], set_code=set_code)
+    return result.as_dict() | {"yaml_data": controls_value(result.rest)}
