@@ -1,0 +1,192 @@
+"""A table played move by move: legal moves, refusals that change nothing, replay of the log."""
+
+import random
+from typing import Any
+
+import pytest
+
+from validator.engine import (
+    MoveError,
+    RuleViolation,
+    Table,
+    apply_move,
+    bot_move,
+    legal_moves,
+    new_table,
+    replay_table,
+    run_bots,
+    seats_to_move,
+    table_view,
+)
+from validator.engine.game import check_invariants
+from validator.engine.scenario import CardLibrary
+from validator.engine.scenario.runner import fingerprint
+
+
+def cards(library: CardLibrary) -> tuple[Any, ...]:
+    return tuple(library.cards())
+
+
+def state(table: Table) -> tuple[Any, ...]:
+    """Everything about a table that a move could change."""
+    return (
+        fingerprint(table.game),
+        table.game.turn_number,
+        table.game.active,
+        list(table.log),
+        table.asked,
+        [table_view(table, seat) for seat in range(len(table.seats))],
+    )
+
+
+def play_randomly(table: Table, rng: random.Random, max_moves: int = 5000) -> Table:
+    """People choose at random among their legal moves; bots move at once."""
+    table = run_bots(table)
+    people = [s for s, kind in enumerate(table.seats) if kind == "person"]
+    for _ in range(max_moves):
+        if table.over:
+            return table
+        options = [(seat, move) for seat in people for move in legal_moves(table, seat)]
+        assert options, f"no one may move: {table_view(table, None)}"
+        seat, move = rng.choice(options)
+        table = run_bots(apply_move(table, seat, move))  # a listed move is never refused
+        assert check_invariants(table.game) == []
+    return table
+
+
+@pytest.mark.parametrize("seats", [["person", "bot"], ["person", "person", "bot"]])
+def test_a_seeded_game_of_random_legal_moves_reaches_a_winner_and_replays(
+    core_library: CardLibrary, seats: list[str]
+) -> None:
+    table = play_randomly(new_table(cards(core_library), seats=seats, seed=11), random.Random(3))
+    assert table.over
+    assert len(table.winners) >= 1
+    winner = table.game.players[table.winners[0]]
+    assert winner.level == 10  # the rulebook: the first to Level 10 wins
+    again = replay_table(cards(core_library), seats=seats, seed=11, log=table.log)
+    assert state(again) == state(table)
+
+
+def test_the_deal_is_four_doors_and_four_treasures_each_and_the_first_seat_begins(
+    core_library: CardLibrary,
+) -> None:
+    table = new_table(cards(core_library), seats=["person", "person", "bot"], seed=2)
+    for player in table.game.players:
+        decks = sorted(c.card.deck or "" for c in player.hand)
+        assert decks == ["door"] * 4 + ["treasure"] * 4
+        assert player.level == 1
+    assert seats_to_move(table) == [0]
+    assert {"kick_door": True} in legal_moves(table, 0)
+
+
+def test_a_refused_move_changes_nothing(core_library: CardLibrary) -> None:
+    table = new_table(cards(core_library), seats=["person", "person"], seed=5)
+    before = state(table)
+    # The rulebook's turn order: the door is kicked open before the turn can end.
+    with pytest.raises(RuleViolation, match="kick open the door before ending the turn"):
+        apply_move(table, 0, {"end_turn": True})
+    with pytest.raises(MoveError, match="exactly one of"):
+        apply_move(table, 0, {"fly": True})
+    with pytest.raises(MoveError, match="has no card #999999"):
+        apply_move(table, 0, {"play": 999999})
+    with pytest.raises(MoveError, match="card's number"):
+        apply_move(table, 0, {"equip": "Mace"})
+    with pytest.raises(MoveError, match="no seat 7"):
+        apply_move(table, 7, {"kick_door": True})
+    item = next(c for c in table.game.players[0].hand if c.card.deck == "treasure")
+    with pytest.raises(RuleViolation):  # nothing to sell yet worth 1,000 Gold, or not an item
+        apply_move(table, 0, {"sell": [item.uid]})
+    assert state(table) == before
+
+
+def test_moves_out_of_turn_are_refused(core_library: CardLibrary) -> None:
+    table = new_table(cards(core_library), seats=["person", "person"], seed=5)
+    before = state(table)
+    for move in ({"kick_door": True}, {"loot_room": True}, {"end_turn": True}):
+        with pytest.raises(RuleViolation, match="own turn, and it is P1's"):
+            apply_move(table, 1, move)
+    assert all("kick_door" not in m and "end_turn" not in m for m in legal_moves(table, 1))
+    assert state(table) == before
+    table = apply_move(table, 0, {"kick_door": True})
+    while table.game.combat is not None:  # a monster behind the door: fight or run
+        table = apply_move(table, 0, {"resolve": True})
+    if table.game.phase == "kicked":
+        table = apply_move(table, 0, {"loot_room": True})
+    table = apply_move(table, 0, {"end_turn": True})
+    assert seats_to_move(table) == [1]
+    with pytest.raises(RuleViolation, match="own turn, and it is P2's"):
+        apply_move(table, 0, {"kick_door": True})
+
+
+def test_asked_for_help_the_player_answers_before_anyone_moves(core_library: CardLibrary) -> None:
+    for seed in range(40):
+        table = new_table(cards(core_library), seats=["person", "person"], seed=seed)
+        table = apply_move(table, 0, {"kick_door": True})
+        combat = table.game.combat
+        if combat is None or any(m.monster.treasures is None for m in combat.monsters):
+            continue
+        ask = {"ask_for_help": "P2", "treasures": 1}
+        if ask not in legal_moves(table, 0):
+            continue  # a monster no one may help against
+        asked = apply_move(table, 0, ask)
+        assert seats_to_move(asked) == [1]
+        assert legal_moves(asked, 0) == []
+        assert legal_moves(asked, 1) == [{"help": True}, {"refuse_help": True}]
+        with pytest.raises(RuleViolation, match="P2 has been asked for help and answers first"):
+            apply_move(asked, 0, {"resolve": True})
+        helped = apply_move(asked, 1, {"help": True})
+        assert helped.game.combat is not None
+        assert helped.game.combat.helper is helped.game.players[1]
+        assert helped.game.combat.helper_treasures == 1
+        refused = apply_move(asked, 1, {"refuse_help": True})
+        assert refused.game.combat is not None and refused.game.combat.helper is None
+        # Each player is asked once per combat, so asking cannot go round for ever.
+        assert not any("ask_for_help" in m for m in legal_moves(refused, 0))
+        return
+    pytest.fail("no seed in 0..39 opened a door on a monster one may help against")
+
+
+def test_bots_move_at_once_and_only_as_the_rules_allow(core_library: CardLibrary) -> None:
+    table = new_table(cards(core_library), seats=["bot", "bot", "bot"], seed=4)
+    assert bot_move(table, 0) in legal_moves(table, 0)
+    finished = run_bots(table)
+    assert table.log == []  # run_bots returns a new table
+    # Bots alone play a whole game (MAX_BOT_MOVES bounds one run: continue until the end).
+    for _ in range(100):
+        if finished.over:
+            break
+        finished = run_bots(finished)
+    assert finished.over and finished.winners
+    assert all(table.seats[seat] == "bot" for seat, _ in finished.log)
+    assert state(
+        replay_table(cards(core_library), seats=table.seats, seed=4, log=finished.log)
+    ) == (state(finished))
+
+
+def test_a_seat_sees_its_own_hand_and_only_the_sizes_of_the_others(
+    core_library: CardLibrary,
+) -> None:
+    table = new_table(cards(core_library), seats=["person", "bot"], seed=8)
+    view = table_view(table, 1)
+    assert [c["id"] for c in view["hand"]] == [c.uid for c in table.game.players[1].hand]
+    own = {c.uid for c in table.game.players[0].hand}
+    shown = {c["id"] for c in view["hand"]}
+    assert not own & shown
+    assert [p["hand_size"] for p in view["players"]] == [8, 8]
+    assert table_view(table, None)["hand"] is None
+
+
+def test_a_game_needs_two_to_six_seats_of_known_kinds(core_library: CardLibrary) -> None:
+    with pytest.raises(MoveError, match="2 to 6 seats"):
+        new_table(cards(core_library), seats=["person"], seed=1)
+    with pytest.raises(MoveError, match="2 to 6 seats"):
+        new_table(cards(core_library), seats=["bot"] * 7, seed=1)
+    with pytest.raises(MoveError, match="seat 2: kind 'alien'"):
+        new_table(cards(core_library), seats=["person", "alien"], seed=1)
+
+
+def test_a_log_with_a_refused_move_does_not_replay(core_library: CardLibrary) -> None:
+    with pytest.raises(MoveError, match="move 1 of the log is refused"):
+        replay_table(
+            cards(core_library), seats=["person", "bot"], seed=1, log=[(1, {"kick_door": True})]
+        )
