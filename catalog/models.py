@@ -111,6 +111,7 @@ class Card(models.Model):
     encoding = models.CharField(max_length=10, choices=Encoding.choices, db_index=True)
     text = models.TextField(blank=True)
     # The name as people type it (catalog.names.name_key): name completion and fuzzy lookup.
+    # Indexed per database by migration 0013 (card_name_key_idx).
     name_key = models.CharField(max_length=80, blank=True, default="")
     # Where its facts come from (validator.engine.CardProvenance, dumped): the set's source
     # ids, the reference's confidence, whether the name is uncertain, and the contributions
@@ -172,14 +173,6 @@ class Card(models.Model):
                 ],
                 condition=models.Q(deleted_at__isnull=True),
                 name="card_cover_idx",
-            ),
-            # Name completion: a prefix of the key is a range of this index (on PostgreSQL a
-            # LIKE 'prefix%', which its default collation cannot read off a plain index).
-            models.Index(
-                fields=["name_key"],
-                opclasses=["text_pattern_ops"],
-                condition=models.Q(deleted_at__isnull=True),
-                name="card_name_key_idx",
             ),
         ]
 

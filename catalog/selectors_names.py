@@ -8,12 +8,13 @@ matched by their key (catalog.names.name_key), which forgives case, accents and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, QuerySet
+from django.db.models.functions import Collate
 from rapidfuzz import fuzz, process
 
 from catalog.models import Card
@@ -22,6 +23,8 @@ from catalog.search.fulltext import text_match
 from catalog.selectors import Viewer, listed_sets, visible_sets
 
 COMPLETIONS = 20
+# Reads of the key index one completion may make (each of three times COMPLETIONS rows).
+_COMPLETION_READS = 5
 # How many other names an ambiguous lookup offers.
 CANDIDATES = 10
 # rapidfuzz's ratio (0-100) a typed word must reach against a word of a card's name to be
@@ -44,12 +47,28 @@ def _scope(*, viewer: Viewer, set_code: str | None) -> QuerySet[Card]:
     return Card.objects.filter(card_set__in=listed_sets(viewer=viewer))
 
 
-def _key_starts(prefix_key: str) -> Q:
-    # SQLite compares keys byte by byte, so a prefix is a range of the key index; PostgreSQL
-    # reads LIKE 'prefix%' off the index's text_pattern_ops (its collation orders otherwise).
-    if connection.vendor == "sqlite":
-        return Q(name_key__gte=prefix_key, name_key__lt=prefix_key + _AFTER_EVERY_KEY)
-    return Q(name_key__startswith=prefix_key)
+def _with_keys(cards: QuerySet[Card], keys: Iterable[str]) -> QuerySet[Card]:
+    """Cards whose key is one of `keys`, read off the key index (on PostgreSQL it holds the
+    key in the "C" collation, which a comparison must name to use it)."""
+    wanted = sorted(set(keys))
+    if connection.vendor == "postgresql":
+        return cards.alias(key_bytes=Collate("name_key", "C")).filter(key_bytes__in=wanted)
+    return cards.filter(name_key__in=wanted)
+
+
+def _completing(cards: QuerySet[Card], prefix_key: str) -> QuerySet[Card]:
+    """Cards whose key starts with `prefix_key`, in byte order of the key: read off the key
+    index on both databases (migration 0013). SQLite compares keys byte by byte, so the prefix
+    is a range; PostgreSQL reads the key in the "C" collation, as its index holds it."""
+    if connection.vendor == "postgresql":
+        return (
+            cards.alias(key_bytes=Collate("name_key", "C"))
+            .filter(key_bytes__startswith=prefix_key)
+            .order_by("key_bytes")
+        )
+    return cards.filter(
+        name_key__gte=prefix_key, name_key__lt=prefix_key + _AFTER_EVERY_KEY
+    ).order_by("name_key")
 
 
 def card_names_completing(*, prefix: str, viewer: Viewer, limit: int = COMPLETIONS) -> list[str]:
@@ -58,14 +77,19 @@ def card_names_completing(*, prefix: str, viewer: Viewer, limit: int = COMPLETIO
     key = name_key(prefix)
     if not key:
         return []
-    rows = (
-        _scope(viewer=viewer, set_code=None)
-        .filter(_key_starts(key))
-        .order_by("name_key", "name")
-        .values_list("name", flat=True)
-        .distinct()
-    )
-    return list(rows[:limit])
+    # Rows in key order straight off the index, a few at a time, each name kept once: no sort
+    # of every match (a one-letter prefix matches thousands), and at most _COMPLETION_READS
+    # reads however often the same names repeat across sets.
+    rows = _completing(_scope(viewer=viewer, set_code=None), key).values_list("name_key", "name")
+    found: dict[str, str] = {}
+    batch = limit * 3
+    for read in range(_COMPLETION_READS):
+        chunk = list(rows[read * batch : (read + 1) * batch])
+        for row_key, name in chunk:
+            found.setdefault(name, row_key)
+        if len(found) >= limit or len(chunk) < batch:
+            break
+    return sorted(found, key=lambda name: (found[name], name))[:limit]
 
 
 def _printing_order(cards: QuerySet[Card]) -> QuerySet[Card]:
@@ -134,7 +158,7 @@ def card_named(*, name: str, viewer: Viewer, fuzzy: bool, set_code: str | None =
     cards = _scope(viewer=viewer, set_code=set_code)
     if not key:
         return NamedCard(None)
-    exact = list(cards.filter(name_key=key).values_list("name", flat=True).distinct())
+    exact = list(_with_keys(cards, [key]).values_list("name", flat=True).distinct())
     if len(set(exact)) == 1:
         return NamedCard(_printing_order(cards.filter(name=exact[0])).first())
     if exact or not fuzzy:
@@ -172,16 +196,14 @@ def cards_collection(
     by_name: dict[str, Card] = {}
     keys = {name_key(i.name) for i in identifiers if i.name is not None and i.set is None}
     if keys:
-        for card in _printing_order(_scope(viewer=viewer, set_code=None).filter(name_key__in=keys)):
+        for card in _printing_order(_with_keys(_scope(viewer=viewer, set_code=None), keys)):
             by_name.setdefault(card.name_key, card)
 
     by_set_and_name: dict[tuple[str, str], Card] = {}
     for code in {i.set for i in identifiers if i.name is not None and i.set is not None}:
         wanted = {name_key(i.name) for i in identifiers if i.set == code and i.name is not None}
-        for card in (
-            _scope(viewer=viewer, set_code=code)
-            .select_related("card_set")
-            .filter(name_key__in=wanted)
+        for card in _with_keys(_scope(viewer=viewer, set_code=code), wanted).select_related(
+            "card_set"
         ):
             by_set_and_name[(code, card.name_key)] = card
 

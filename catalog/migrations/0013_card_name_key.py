@@ -1,11 +1,33 @@
 """Cards gain `name_key`, the name as people type it (catalog.names), for name completion and
-the API's fuzzy lookup; existing cards get theirs here."""
+the API's fuzzy lookup; existing cards get theirs here.
 
+Its index differs by database, so it is written here rather than in the model: SQLite compares
+keys byte by byte, so a prefix is a range of a plain index and its order is the index's. On
+PostgreSQL the default collation orders otherwise and cannot serve LIKE 'prefix%' from a plain
+index; the index is on the key in the "C" collation (byte order), which serves both the prefix
+and the order of the first names, so completing a one-letter prefix stops after 20 names
+(catalog.selectors_names reads the key in that collation)."""
+
+from importlib import import_module
 from typing import Any
 
 from django.db import migrations, models
 
 from catalog.names import name_key
+
+# Statements per database vendor, run by RunPython (0004's own runner).
+_run = import_module("catalog.migrations.0004_card_fulltext")._run
+
+CREATE = {
+    "sqlite": [
+        "CREATE INDEX card_name_key_idx ON catalog_card (name_key) WHERE deleted_at IS NULL"
+    ],
+    "postgresql": [
+        'CREATE INDEX card_name_key_idx ON catalog_card ((name_key COLLATE "C")) '
+        "WHERE deleted_at IS NULL"
+    ],
+}
+DROP = {vendor: ["DROP INDEX IF EXISTS card_name_key_idx"] for vendor in CREATE}
 
 
 def fill_name_keys(apps: Any, schema_editor: Any) -> None:
@@ -28,13 +50,5 @@ class Migration(migrations.Migration):
             field=models.CharField(blank=True, default="", max_length=80),
         ),
         migrations.RunPython(fill_name_keys, migrations.RunPython.noop),
-        migrations.AddIndex(
-            model_name="card",
-            index=models.Index(
-                condition=models.Q(("deleted_at__isnull", True)),
-                fields=["name_key"],
-                name="card_name_key_idx",
-                opclasses=["text_pattern_ops"],
-            ),
-        ),
+        migrations.RunPython(_run(CREATE), _run(DROP)),
     ]
