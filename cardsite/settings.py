@@ -122,6 +122,8 @@ INSTALLED_APPS = [
     "contributions",
     # The whole public catalog as downloadable files (GET /api/bulk-data/).
     "bulk",
+    # Games at a rules-enforcing table, played through the API (issue 21).
+    "play",
     # The table of the database task backend (TASKS_BACKEND=database); harmless otherwise.
     "django_tasks_db",
     # The top layer: the site's operations (serve, loadtest, backup, restore) as commands.
@@ -392,6 +394,8 @@ SIMULATIONS_PER_USER = env_limit("SIMULATIONS_PER_USER", 3)
 FACES_AHEAD = env_bool("FACES_AHEAD", True)
 # The bulk data files are made again by the task worker after the catalog changes.
 BULK_DATA_AHEAD = env_bool("BULK_DATA_AHEAD", True)
+# ...at most once every this many seconds (changes meanwhile wait for the next run).
+BULK_DATA_INTERVAL = env_limit("BULK_DATA_INTERVAL", 60)
 # Processes one simulation plays its games in (the statistics do not depend on it).
 SIMULATION_JOBS = env_limit("SIMULATION_JOBS", os.cpu_count() or 1)
 PROXY_JOB_KEEP_HOURS = env_limit("PROXY_JOB_KEEP_HOURS", 24)

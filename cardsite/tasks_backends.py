@@ -72,11 +72,13 @@ def _forget_old_results() -> None:
 
 class ThreadBackend(BaseTaskBackend):
     """Runs each enqueued task on a thread of a module-level pool (OPTIONS `max_workers`,
-    default 2), keeping the results in memory, where `get_result` finds them from any thread of
-    the process (never from another process). Queued and running tasks are lost when the
-    process stops; the worker thread closes its database connections after each task."""
+    default 2), not before its `run_after` when it has one, keeping the results in memory,
+    where `get_result` finds them from any thread of the process (never from another
+    process). Queued, deferred and running tasks are lost when the process stops; the worker
+    thread closes its database connections after each task."""
 
-    supports_defer = False
+    # A task with `run_after` waits on a timer thread, then joins the pool's queue.
+    supports_defer = True
     supports_async_task = False
     supports_get_result = True
     supports_priority = False
@@ -111,7 +113,15 @@ class ThreadBackend(BaseTaskBackend):
             _forget_old_results()
             returned = _snapshot(result)
         task_enqueued.send(type(self), task_result=returned)
-        _executor(self.max_workers).submit(self._run, result)
+        pool = _executor(self.max_workers)
+        wait = (task.run_after - timezone.now()).total_seconds() if task.run_after else 0.0
+        if wait > 0:
+            # A daemon timer: like a queued task, a deferred one is lost when the process ends.
+            timer = threading.Timer(wait, pool.submit, args=(self._run, result))
+            timer.daemon = True
+            timer.start()
+        else:
+            pool.submit(self._run, result)
         return returned
 
     def get_result(self, result_id: str) -> TaskResult[Any, Any]:

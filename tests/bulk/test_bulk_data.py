@@ -5,17 +5,22 @@ import gzip
 import hashlib
 import io
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from bulk.models import BulkFile
 from bulk.services import bulk_data_refresh
+from bulk.tasks import LAST_START, bulk_data_queue
 from catalog.models import Card
 from catalog.services import card_create, card_update, set_create
 from catalog.validation import cards_validate_saved
@@ -196,3 +201,31 @@ def test_a_card_checked_after_its_save_shows_checked_once_the_check_is_stored(
     with django_capture_on_commit_callbacks(execute=True):
         cards_validate_saved(card_ids=[card.pk])
     assert late_ogre()["validation"] in {"pass", "warn"}  # a plain Level 7 monster
+
+
+DATABASE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+def test_runs_start_at_most_once_an_interval(db: None, settings: Any) -> None:
+    settings.TASKS = DATABASE
+    settings.BULK_DATA_AHEAD = True
+    settings.BULK_DATA_INTERVAL = 60
+    cache.set(LAST_START, time.time() - 10, timeout=None)  # a run started 10 s ago
+    bulk_data_queue()
+    bulk_data_queue()  # a second change while the first run is queued: nothing more
+    queued = [row.task_result for row in DBTaskResult.objects.all()]
+    assert [result.task.name for result in queued] == ["refresh_bulk_data"]
+    run_after = queued[0].task.run_after
+    assert run_after is not None
+    wait = (run_after - timezone.now()).total_seconds()
+    assert 45 < wait <= 50  # the 60 s interval less the 10 s already gone
+
+
+def test_a_run_long_after_the_last_starts_at_once(db: None, settings: Any) -> None:
+    settings.TASKS = DATABASE
+    settings.BULK_DATA_AHEAD = True
+    cache.set(LAST_START, time.time() - 3600, timeout=None)
+    bulk_data_queue()
+    (queued,) = [row.task_result for row in DBTaskResult.objects.all()]
+    assert queued.task.name == "refresh_bulk_data"
+    assert queued.task.run_after is None
