@@ -483,7 +483,10 @@
     const itemSchema = unnull(resolve(s).items)[0];
     const kind = shape(itemSchema);
     const noun = kind === "tagged" && tagged(itemSchema).property === "type" ? "effect"
-      : kind === "onekey" ? "condition" : kind === "list" ? "option" : "entry";
+      : kind === "onekey" ? "condition" : kind === "list" ? "option"
+        // A mapping is named by its definition (Ability, RollOutcome: "roll outcome").
+        : kind === "object" && itemSchema.title ? itemSchema.title.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
+          : "entry";
     const box = el("div", { className: "ctl-list-box" });
     const list = el("ol", { className: "ctl-list" });
     items.forEach((item, i) => {
@@ -564,7 +567,8 @@
           if (again) again.focus();
         }));
     } else {
-      row.append(button(`Add ${noun === "option" ? "an option" : `an ${noun}`}`, undefined, () => add(starting(itemSchema))));
+      const article = /^[aeiou]/.test(noun) ? "an" : "a";
+      row.append(button(`Add ${article} ${noun}`, undefined, () => add(starting(itemSchema))));
     }
     return row;
   }
