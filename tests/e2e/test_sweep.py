@@ -381,9 +381,7 @@ def test_the_menu_opens_on_a_phone_and_the_search_box_works(
         search.press("Enter")
         page.wait_for_url("**/cards/?q=*")
         assert "lvl" in page.url
-        expect(page.get_by_role("combobox", name="Search cards")).to_have_value(
-            "t:monster lvl>=10"
-        )
+        expect(page.get_by_role("combobox", name="Search cards")).to_have_value("t:monster lvl>=10")
     finally:
         page.close()
     assert errors == []
