@@ -1352,6 +1352,32 @@ ABILITY_CARDS = [
     },
     {**_power("Syn Gnomish"), "kind": "race"},
     _monster("Level 9", [LOSE], level=9),
+    # An ability aimed at a fighting player, usable at any time: with no fight, no one is.
+    {
+        "name": "Syn Heckler",
+        "deck": "door",
+        "kind": "class",
+        "abilities": [
+            {
+                "name": "Jeer",
+                "timing": "any",
+                "target": "fighting_player",
+                "effects": [{"type": "strength", "amount": -2}],
+            }
+        ],
+        "notes": "A test class: -2 to a fighting player, at any time.",
+        "encoding": _FULL,
+    },
+    # Undead monsters, and a card carrying the undead tag that is no monster.
+    {**_monster("Ghoul", [LOSE], level=4), "tags": ["undead"]},
+    {**_monster("Wight", [LOSE], level=3), "tags": ["undead"]},
+    {
+        "name": "Syn Grave Dust",
+        "deck": "door",
+        "kind": "other_door",
+        "tags": ["undead"],
+        "encoding": _FULL,
+    },
     # One more Treasure for a win on Level alone: no bonus on the fighting side.
     {
         **_monster("Purist", [LOSE], level=6),
@@ -1377,6 +1403,35 @@ def _ability_scenarios(ctx: CheckContext) -> None:
         },
         expect_values(outcome="none", hand_sizes={"Hero": 1}, levels={"Hero": 3}),
     )
+    ctx.run(
+        "an ability aimed at a fighting player, with no fight",
+        {
+            "players": [
+                {"name": "Hero", "level": 3, "in_play": ["Syn Heckler"]},
+                {"name": "Rival"},
+            ],
+            "steps": [{"use": "Syn Heckler", "ability": "jeer", "by": "Hero", "on": "Rival"}],
+            "expect": {"error": True},
+        },
+        expect_values(levels={"Hero": 3, "Rival": 1}),
+    )
+    # An Undead monster from the hand joins a fight with an Undead (core rules); a card that
+    # only carries the tag is no monster and does not.
+    for card, joins in (("Syn Wight", True), ("Syn Grave Dust", False)):
+        document: dict[str, Any] = {
+            "players": [{"name": "Hero", "level": 3}, {"name": "Rival", "hand": [card]}],
+            "combat": {"fighter": "Hero", "monsters": ["Syn Ghoul"]},
+            "steps": [{"join": card, "by": "Rival"}],
+        }
+        if not joins:
+            document["expect"] = {"error": True}
+        ctx.run(
+            f"{card} joining an Undead's fight",
+            document,
+            expect_values(
+                monster_strength=7 if joins else 4, hand_sizes={"Rival": 0 if joins else 1}
+            ),
+        )
     # A win on Level alone: the helper's Level is no bonus; an item on either member is.
     for gear, holder, treasures in (
         ([], None, 2),
