@@ -118,7 +118,7 @@
     const text = String(word).replace(/_/g, " ");
     return text.charAt(0).toUpperCase() + text.slice(1);
   };
-  const label = (name, schema) => config.labels[name] || resolve(schema).title || humanize(name);
+  const label = (name) => config.labels[name] || humanize(name); // sentence case: "Discard up to"
   const effectWords = (type) => config.effects[type] || { title: humanize(type), help: "" };
   const conditionWords = (key) => config.conditions[key] || { title: humanize(key), help: "" };
 
