@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.limits import TooManyRequests, identities, rate_limit
+from authoring.controls import controls_data
 from authoring.editor import (
     NEW_CARD_YAML,
     STAT_FIELDS,
@@ -42,7 +43,7 @@ from contributions import selectors, services
 from contributions.forms import ProposalForm, QueueFilterForm, ReviewNoteForm
 from contributions.merging import ABSENT, FieldRow
 from contributions.models import Proposal, ProposalStatus
-from validator.engine import CardBase, CardDocumentError, parse_card, whole_number
+from validator.engine import ENGINE_VERSION, CardBase, CardDocumentError, parse_card, whole_number
 
 # Live previews a minute per user and per address: one per pause in typing, as the editor.
 PREVIEW_PER_MINUTE = 60
@@ -126,6 +127,9 @@ def _form_context(
         # Rows of other kinds start hidden, so the page is right before (or without) scripts.
         "shown_stats": {s.name for s in STAT_FIELDS if kind in s.kinds},
         "preview_url": reverse("contributions:propose_preview", args=[card_set.code]),
+        # The effects built with the card editor's controls, as in the editor.
+        "controls_url": f"{reverse('authoring:card_controls')}?v={ENGINE_VERSION}",
+        "controls_data": controls_data(str(form["document_yaml"].value() or "")),
         "fresh": fresh,
     }
 
