@@ -16,7 +16,7 @@ from django.urls import reverse
 from pydantic import BaseModel
 
 from catalog.models import Card, CardRevision, CardSet
-from catalog.selectors import visible_sets
+from catalog.selectors import listed_sets, visible_sets
 from validator.engine import (
     CHARACTER_KINDS,
     CardDocumentError,
@@ -52,11 +52,12 @@ def author_card(*, card_set: CardSet, slug: str) -> Card | None:
 
 
 def card_named(*, name: str, viewer: Viewer) -> Card | None:
-    """A live card the viewer may see, by its name (any case), for "Start from": official
-    sets first, then the rest, oldest first."""
+    """A live card of a set listed for the viewer (official, public, their own), by its name
+    (any case), for "Start from": official sets first, then the rest, oldest first. Unlisted
+    sets are left out, as in every name lookup: a guessed name never finds one."""
     return (
         Card.objects.select_related("card_set")
-        .filter(name__iexact=name, card_set__in=visible_sets(viewer=viewer))
+        .filter(name__iexact=name, card_set__in=listed_sets(viewer=viewer))
         .order_by("-card_set__official", "card_set__pk", "pk")
         .first()
     )

@@ -22,7 +22,7 @@ from authoring.editor import merge_document, split_document
 from authoring.selectors import condition_suggestions, effect_examples
 from authoring.starters import STARTERS
 from catalog.models import Card
-from catalog.services import set_create
+from catalog.services import card_create, set_create
 from tests.conftest import CORE_SET, FIXTURE_SETS
 from validator.engine import (
     CONDITION_GLOSSARY,
@@ -259,3 +259,31 @@ def test_the_reference_page_lists_every_effect_with_an_example(client: Client) -
     # Squidzilla's "+4 against an Elf" is in the core set: strength has an example there.
     row = text.split('data-name="strength"')[1].split("</tr>")[0]
     assert "+N to combat strength" in row and 'href="/sets/munchkin-core/' in row
+
+
+@pytest.mark.django_db
+def test_start_from_by_name_never_finds_another_users_unlisted_card(client: Client) -> None:
+    owner = User.objects.create_user("owen", password="x")
+    hidden = set_create(owner=owner, code="owen-hidden", name="Hidden", visibility="unlisted")
+    card_create(
+        card_set=hidden,
+        actor=owner,
+        document={
+            "name": "Secret Ogre",
+            "deck": "door",
+            "kind": "monster",
+            "copies": 1,
+            "level": 3,
+            "treasures": 1,
+            "encoding": {"status": "full"},
+        },
+    )
+    user = User.objects.create_user("cal", password="x")
+    mine = set_create(owner=user, code="cal-set", name="Cal's")
+    client.force_login(user)
+    page = client.get(f"/author/sets/{mine.code}/add-card/", {"from_name": "secret ogre"})
+    assert "No card named" in html.unescape(page.content.decode())
+    assert page.context["form"].initial.get("name") is None
+    client.force_login(owner)  # its owner finds it
+    page = client.get(f"/author/sets/{hidden.code}/add-card/", {"from_name": "secret ogre"})
+    assert page.context["form"].initial["name"] == "Secret Ogre"
