@@ -70,6 +70,10 @@ def test_a_roll_acts_only_when_the_face_it_picks_does() -> None:
         ("turn:play:statement:52b3ccc7", "Allies, Sidekicks and Ships", "second Ally"),
         # Secret Identity's roll read one face too high: a 4 misses.
         ("turn:apply_curse:number:8d84f8ba", "Super Munchkin meta-abilities", "Trap"),
+        # A card that is no monster joins a fight because it carries the undead tag.
+        ("turn:join_monster:branch:28350f5a", "Abilities and bonuses", "Syn Grave Dust"),
+        # A one-shot's condition no longer holds back its escape for a Human.
+        ("turn:_play_one_shot:negation:d66924ae", "One-shots for some players", "escape"),
     ],
 )
 def test_a_planted_bug_fails_the_language_check(mutant: str, check: str, words: str) -> None:
