@@ -254,11 +254,14 @@ class Player:
     def meta(self, ability: str) -> list[CardInstance]:
         """The cards in play that grant a meta-ability (Super Munchkin)."""
 
-        return [
-            c
-            for c in [*self.character, *self.attachments, *self.followers, *self.equipped]
-            if any(e.ability == ability for e in effects_of(c.card, MetaAbility))
-        ]
+        granting = []
+        for pile in (self.character, self.attachments, self.followers, self.equipped):
+            for card in pile:
+                for effect in effects_of(card.card, MetaAbility):
+                    if effect.ability == ability:
+                        granting.append(card)
+                        break
+        return granting
 
     def power_limit(self) -> int:
 

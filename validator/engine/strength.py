@@ -128,28 +128,37 @@ def _pending[E: EffectBase](player: Player, effect_type: type[E]) -> list[E]:
 
 
 def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
-    level_only = any(effects_of(m.monster, LevelOnly) for m in combat.monsters)
-    ignore_level = any(effects_of(m.monster, IgnoreLevel) for m in combat.monsters)
+    # The bots weigh this many times a fight: plain loops, and the rare parts (restricted
+    # items, Ship enhancers, one-shots) looked at only when there are any.
+    level_only = ignore_level = False
+    for m in combat.monsters:
+        monster = m.monster
+        level_only = level_only or bool(effects_of(monster, LevelOnly))
+        ignore_level = ignore_level or bool(effects_of(monster, IgnoreLevel))
     level = combat.level_override.get(player.name, player.level)
     strength = 0 if ignore_level else level
     if not level_only:
         only_slots = (
             {e.slot for e in _pending(player, OnlySlotBonuses)} if player.next_combat else set()
         )
+        fitted = player.ship_enhancers
         for item in player.equipped:
-            card = item.card
-            if not usable_by(game, player, item):
+            restricted = item.usable_by is not None or item.not_usable_by is not None
+            if restricted and not usable_by(game, player, item):
                 continue
             if only_slots and item.slot not in only_slots:
                 continue
             strength += item.bonus
-            strength += sum(e.bonus for e in player.ship_enhancers.get(item.uid, ()))
-            extra = effects_of(card, Strength)
+            if fitted:
+                strength += sum(e.bonus for e in fitted.get(item.uid, ()))
+            extra = effects_of(item.card, Strength)
             if extra:
                 strength += _strength_effects(game, combat, player, extra)
         for follower in player.followers:
             strength += follower.bonus
-        strength += _strength_effects(game, combat, player, player.passive_effects(Strength))
+        passive = player.passive_effects(Strength)
+        if passive:
+            strength += _strength_effects(game, combat, player, passive)
         strength += combat.ability_bonus.get(player.name, 0)
     if player.next_combat:
         strength += sum(
@@ -157,12 +166,13 @@ def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
             for e in _pending(player, Strength)
             if e.when is None or holds(e.when, player, game)
         )
-    doubled = any(
-        p.side == "player" and p.by is player and effects_of(p.card.card, DoubleStrength)
-        for p in combat.one_shots
-    )
-    if doubled and not level_only:
-        strength *= 2
+    if combat.one_shots and not level_only:
+        doubled = any(
+            p.side == "player" and p.by is player and effects_of(p.card.card, DoubleStrength)
+            for p in combat.one_shots
+        )
+        if doubled:
+            strength *= 2
     return strength
 
 
