@@ -7,6 +7,7 @@ from bulk import api as bulk_api
 from catalog.api import urls as catalog_api
 from contributions import api as contributions_api
 from packs import api as packs_api
+from play import api as play_api
 from prints import api as prints_api
 
 app_name = "api"
@@ -17,5 +18,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     *packs_api.urlpatterns,
     *contributions_api.urlpatterns,
     *bulk_api.urlpatterns,
+    *play_api.urlpatterns,
     *catalog_api.closing_patterns,
 ]

@@ -203,14 +203,31 @@ def replay_table(
 
 
 def copy_table(table: Table) -> Table:
-    """An independent copy. Card instances are immutable and shared; the logs only grow, so
-    their lists are copied, not their entries; the random generator is copied by its state
-    (far faster than deepcopy's way with its 625 numbers)."""
+    """An independent copy. Card instances are immutable and shared, so a list of them is
+    copied by a shallow copy (deepcopy would visit every card); the logs only grow, so their
+    lists are copied, not their entries; the random generator is copied by its state (far
+    faster than deepcopy's way with its 625 numbers)."""
     game = table.game
     rng = random.Random()
     rng.setstate(game.rng.getstate())
     memo: dict[int, Any] = {id(table.cards): table.cards, id(game.log): list(game.log)}
     memo[id(game.rng)] = rng
+    piles = [game.door_deck, game.treasure_deck, game.door_discard, game.treasure_discard]
+    for p in game.players:
+        piles += [
+            p.hand,
+            p.character,
+            p.attachments,
+            p.equipped,
+            p.carried,
+            p.followers,
+            p.curses,
+            p.next_combat,
+            p.pending_discards,
+            *p.ship_enhancers.values(),
+        ]
+    for pile in piles:  # each a list the game holds (alive while memo is), of cards only
+        memo[id(pile)] = pile.copy()
     copied = Table(
         table.cards,
         table.seed,
@@ -223,11 +240,14 @@ def copy_table(table: Table) -> Table:
     return copied
 
 
-def apply_move(table: Table, seat: int, move: Move) -> Table:
-    """The table after `seat` makes `move`; raises RuleViolation (or MoveError) naming the
-    rule, and then `table` is exactly as it was."""
+def apply_move(table: Table, seat: int, move: Move, *, then_bots: bool = False) -> Table:
+    """The table after `seat` makes `move` (and, with `then_bots`, after the bots' moves that
+    follow: run_bots); raises RuleViolation (or MoveError) naming the rule, and then `table`
+    is exactly as it was. Tables are never changed once returned: each move makes a new one."""
     trial = copy_table(table)
     _apply(trial, seat, move)
+    if then_bots:
+        _run_bots(trial)
     return trial
 
 
@@ -277,6 +297,11 @@ def run_bots(table: Table) -> Table:
     """Let bot seats move while the game waits for a bot: their moves go into the log. Returns
     a new table (the given one is left as it was)."""
     table = copy_table(table)
+    _run_bots(table)
+    return table
+
+
+def _run_bots(table: Table) -> None:
     moved = 0
     while not table.over and moved < MAX_BOT_MOVES:
         waiting = [s for s in seats_to_move(table) if table.seats[s] == "bot"]
@@ -284,7 +309,6 @@ def run_bots(table: Table) -> Table:
             break
         _bot_plays(table, waiting[0])
         moved += 1
-    return table
 
 
 def _bot_plays(table: Table, seat: int) -> Move:

@@ -1,0 +1,305 @@
+"""The games API: deal a game, read the table from a seat, its legal moves, make a move, the
+log. A seat is named by its secret token (the seat link); the token opens that seat only."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.urls import path
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from catalog.api.errors import ApiError
+from catalog.api.serializers import ErrorOutput, StrictInput
+from catalog.api.throttles import WriteThrottle
+from catalog.api.views import EngineView, api_input
+from catalog.models import MAX_ROW_ID
+from packs import selectors as pack_selectors
+from packs.models import Pack
+from packs.selectors import PackBuildError
+from play import selectors
+from play.models import Game, Seat
+from play.services import MAX_SEED, game_create, game_move, game_pack_from_sets
+from validator.engine import MOVE_VERBS, SEAT_KINDS, MoveError, RuleViolation
+
+MAX_MOVE_KEYS = 4  # a verb and at most three arguments (use: ability, discard, on)
+
+
+class PlayThrottle(WriteThrottle):
+    """Dealing a game and making a move run the engine: anyone may, counted per user (per
+    address when anonymous). A game takes a few hundred moves, so the rate is above the
+    validator's; reads are not counted."""
+
+    scope = "play"
+    default_rate = "3600/hour"
+
+
+class SeatInput(StrictInput):
+    kind = serializers.ChoiceField(choices=list(SEAT_KINDS))
+
+
+class GameCreateInput(StrictInput):
+    pack = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ROW_ID,
+        required=False,
+        help_text="the id of one of your packs (or give sets)",
+    )
+    sets = serializers.ListField(
+        child=serializers.CharField(max_length=60),
+        min_length=1,
+        max_length=20,
+        required=False,
+        help_text="codes of sets you may see, dealt whole (or give pack)",
+    )
+    seats = serializers.ListField(child=SeatInput(), min_length=2, max_length=6)
+    seed = serializers.IntegerField(
+        min_value=0, max_value=MAX_SEED, required=False, help_text="chosen at random if left out"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("pack" in attrs) == ("sets" in attrs):
+            raise serializers.ValidationError({"pack": ["give either pack or sets, not both"]})
+        return attrs
+
+
+class MoveObjectField(serializers.JSONField):
+    """A move object: one verb of the engine's and its arguments (validator/engine/table.py)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict) or not 1 <= len(data) <= MAX_MOVE_KEYS:
+            raise serializers.ValidationError(
+                f"a move is an object of 1 to {MAX_MOVE_KEYS} keys naming one of: "
+                + ", ".join(MOVE_VERBS)
+            )
+        return data
+
+
+class MoveInput(StrictInput):
+    seat = serializers.CharField(max_length=100, help_text="the seat's secret token")
+    move = MoveObjectField(help_text='a move as listed by moves/, such as {"kick_door": true}')
+
+
+class SeatOutput(serializers.Serializer[dict[str, Any]]):
+    index = serializers.IntegerField()
+    kind = serializers.CharField()
+    token = serializers.CharField()
+    state = serializers.CharField(help_text="this seat's view of the table")
+    moves = serializers.CharField(help_text="this seat's legal moves")
+
+
+class GameCreatedOutput(serializers.Serializer[dict[str, Any]]):
+    object = serializers.CharField(default="game")
+    id = serializers.IntegerField()
+    pack = serializers.IntegerField()
+    pack_sha256 = serializers.CharField()
+    seed = serializers.IntegerField()
+    seats = SeatOutput(many=True)
+    log = serializers.CharField()
+
+
+class StateOutput(serializers.Serializer[dict[str, Any]]):
+    game = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    turn = serializers.IntegerField()
+    active = serializers.IntegerField()
+    phase = serializers.CharField()
+    over = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.IntegerField())
+    waiting_for = serializers.ListField(child=serializers.IntegerField())
+    asked = serializers.DictField(allow_null=True)
+    players = serializers.ListField(child=serializers.DictField())
+    hand = serializers.ListField(child=serializers.DictField(), allow_null=True)
+    decks = serializers.DictField()
+    combat = serializers.DictField(allow_null=True)
+    moves_made = serializers.IntegerField()
+    log = serializers.ListField(child=serializers.CharField())
+
+
+class LegalMoveOutput(serializers.Serializer[dict[str, Any]]):
+    move = serializers.DictField()
+    text = serializers.CharField(help_text="the move in words, for a button")
+
+
+class MovesOutput(serializers.Serializer[dict[str, Any]]):
+    game = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    moves = LegalMoveOutput(many=True)
+
+
+class LogEntryOutput(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    move = serializers.DictField()
+
+
+class LogOutput(serializers.Serializer[dict[str, Any]]):
+    game = serializers.IntegerField()
+    moves = LogEntryOutput(many=True)
+    lines = serializers.ListField(child=serializers.CharField())
+
+
+SEAT_PARAMETER = OpenApiParameter(
+    "seat", str, required=True, description="the seat's secret token, from its seat link"
+)
+GAME_ERRORS = {400: ErrorOutput, 403: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput}
+
+
+class PlayView(EngineView):
+    throttle_classes = [PlayThrottle]
+
+
+def _game(game_id: int) -> Game:
+    game = selectors.game_get(game_id=game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    return game
+
+
+def _seat(game_id: int, token: str | None) -> Seat:
+    """The seat a token opens, with its game: 404 for no such game, 403 for a token that
+    opens no seat of it (both looked up in one query when the token is right)."""
+    if not token:
+        _game(game_id)
+        raise ApiError(400, "invalid", [("seat", "give the seat's secret token: ?seat=TOKEN")])
+    seat = selectors.seat_for_token(game_id=game_id, token=token)
+    if seat is None:
+        _game(game_id)
+        raise PermissionDenied("the seat token opens no seat of this game")
+    return seat
+
+
+def _broken(exc: selectors.GameBroken) -> ApiError:
+    return ApiError(409, "conflict", [("", f"the game no longer replays: {exc}")])
+
+
+def _pack(request: Request, data: dict[str, Any]) -> Pack:
+    if "pack" in data:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("log in to deal a game from one of your packs")
+        pack = pack_selectors.pack_get(pack_id=data["pack"], viewer=request.user)
+        if pack is None:
+            raise ApiError(400, "invalid", [("pack", f"you have no pack {data['pack']}")])
+        return pack
+    try:
+        return game_pack_from_sets(actor=request.user, set_codes=data["sets"])
+    except PackBuildError as exc:
+        raise ApiError(400, "invalid", exc.errors) from exc
+
+
+def _created(request: Request, created: Any) -> dict[str, Any]:
+    game = created.game
+    base = f"/api/games/{game.pk}/"
+    pairs = zip(created.table.seats, created.tokens, strict=True)
+    return {
+        "object": "game",
+        "id": game.pk,
+        "pack": game.pack_id,
+        "pack_sha256": game.pack_sha256,
+        "seed": game.seed,
+        "seats": [
+            {
+                "index": index,
+                "kind": kind,
+                "token": token,
+                "state": request.build_absolute_uri(f"{base}?seat={token}"),
+                "moves": request.build_absolute_uri(f"{base}moves/?seat={token}"),
+            }
+            for index, (kind, token) in enumerate(pairs)
+        ],
+        "log": request.build_absolute_uri(f"{base}log/"),
+    }
+
+
+class GameList(PlayView):
+    @extend_schema(request=GameCreateInput, responses={201: GameCreatedOutput, **GAME_ERRORS})
+    def post(self, request: Request) -> Response:
+        """Deal a game: a pack of yours (`pack`) or whole sets you may see (`sets`), 2 to 6
+        seats, each a person or a bot, and a seed. 201 with each seat's secret token and
+        links (shown once: keep them); bots seated first have already moved. 400 naming the
+        field for an unknown pack or set, or a bad seat."""
+        data = api_input(GameCreateInput, request)
+        pack = _pack(request, data)
+        seed = data["seed"] if "seed" in data else secrets.randbelow(MAX_SEED + 1)
+        try:
+            created = game_create(
+                actor=request.user,
+                pack=pack,
+                seats=[seat["kind"] for seat in data["seats"]],
+                seed=seed,
+            )
+        except MoveError as exc:
+            raise ApiError(400, "invalid", [("seats", str(exc))]) from exc
+        except selectors.GameBroken as exc:
+            raise _broken(exc) from exc
+        return Response(_created(request, created), status=201)
+
+
+class GameDetail(PlayView):
+    @extend_schema(parameters=[SEAT_PARAMETER], responses={200: StateOutput, **GAME_ERRORS})
+    def get(self, request: Request, game_id: int) -> Response:
+        """The table as the seat sees it: every player's Level, sex, character cards, gear,
+        followers and hand size, the decks, the combat with its strengths, the last lines of
+        the log, and this seat's own hand (never another's)."""
+        seat = _seat(game_id, request.query_params.get("seat"))
+        game = seat.game
+        try:
+            return Response(selectors.game_state(game=game, seat=seat.index))
+        except selectors.GameBroken as exc:
+            raise _broken(exc) from exc
+
+
+class GameMoves(PlayView):
+    @extend_schema(parameters=[SEAT_PARAMETER], responses={200: MovesOutput, **GAME_ERRORS})
+    def get(self, request: Request, game_id: int) -> Response:
+        """The moves the rules allow this seat right now, each with its words. Every move
+        listed is accepted by POST; an empty list means the game waits for another seat."""
+        seat = _seat(game_id, request.query_params.get("seat"))
+        game = seat.game
+        try:
+            moves = selectors.game_moves(game=game, seat=seat.index)
+        except selectors.GameBroken as exc:
+            raise _broken(exc) from exc
+        return Response({"game": game.pk, "seat": seat.index, "moves": moves})
+
+    @extend_schema(request=MoveInput, responses={200: StateOutput, **GAME_ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        """Make a move for the seat whose token is given; then bots move at once. 200 with
+        the table as that seat sees it. A move the rules forbid (out of turn, not legal now,
+        for a card the seat does not hold) or a malformed one is a 400 whose message names
+        the rule, and nothing changes."""
+        data = api_input(MoveInput, request)
+        seat = _seat(game_id, data["seat"])
+        game = seat.game
+        try:
+            table = game_move(game=game, seat=seat.index, move=data["move"])
+        except MoveError as exc:
+            raise ApiError(400, "invalid", [("move", str(exc))]) from exc
+        except RuleViolation as exc:
+            raise ApiError(400, "refused", [("move", str(exc))]) from exc
+        except selectors.GameBroken as exc:
+            raise _broken(exc) from exc
+        return Response(selectors.game_state(game=game, seat=seat.index, table=table))
+
+
+class GameLog(PlayView):
+    @extend_schema(responses={200: LogOutput, 404: ErrorOutput, 409: ErrorOutput})
+    def get(self, request: Request, game_id: int) -> Response:
+        """Every move made, by seat, and the game's log in words (what the table showed;
+        no hand is in it)."""
+        game = _game(game_id)
+        try:
+            return Response(selectors.game_log(game=game))
+        except selectors.GameBroken as exc:
+            raise _broken(exc) from exc
+
+
+urlpatterns = [
+    path("games/", GameList.as_view(), name="game_list"),
+    path("games/<int:game_id>/", GameDetail.as_view(), name="game_detail"),
+    path("games/<int:game_id>/moves/", GameMoves.as_view(), name="game_moves"),
+    path("games/<int:game_id>/log/", GameLog.as_view(), name="game_log"),
+]

@@ -1,0 +1,55 @@
+"""A game is its pack, seed, seats and move log: the state is the engine's replay of the log."""
+
+from django.conf import settings
+from django.db import models
+
+from packs.models import Pack
+
+
+class SeatKind(models.TextChoices):
+    PERSON = "person", "Person"
+    BOT = "bot", "Bot"
+
+
+class Game(models.Model):
+    """A game at the table. Nothing but the log changes: the engine replays it from the seed
+    (validator/engine/table.py), so any web process serves any game, after any restart."""
+
+    # The pack's document (by its sha256) is what the cards are dealt from; a pack is immutable.
+    pack = models.ForeignKey(Pack, on_delete=models.PROTECT, related_name="games")
+    pack_sha256 = models.CharField(max_length=64)
+    seed = models.PositiveIntegerField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    # [[seat index, move object], ...] in the order the moves were made.
+    moves = models.JSONField(default=list)
+    finished = models.BooleanField(default=False)
+    winners = models.JSONField(default=list)  # seat indexes
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} ({len(self.moves)} moves)"
+
+
+class Seat(models.Model):
+    """One seat of a game. A person's seat is reached by its secret link; only the token's
+    sha256 is stored, so the database never holds a working link."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=6, choices=SeatKind.choices)
+    token_sha256 = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="play_seat_unique_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index + 1} of game {self.game_id} ({self.kind})"

@@ -1,0 +1,131 @@
+"""Reads: a game, its seats, and its table as the engine replays it, seen from one seat."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from packs.models import Pack
+from play.models import Game, Seat
+from validator.engine import (
+    CardBase,
+    Move,
+    PackError,
+    RuleViolation,
+    Table,
+    describe_move,
+    legal_moves,
+    parse_pack,
+    replay_table,
+    table_view,
+)
+
+# Parsing a pack costs far more than a move: the cards of the packs in play are kept, by
+# sha256 (a pack never changes), a few at a time.
+_CARDS: OrderedDict[str, tuple[tuple[str, CardBase], ...]] = OrderedDict()
+# The last table replayed for each game, so that a move is applied to it instead of the whole
+# log again. Only a cache: it is used when its log is exactly the stored one.
+_TABLES: OrderedDict[int, Table] = OrderedDict()
+_LOCK = threading.Lock()
+MAX_CACHED_PACKS = 8
+MAX_CACHED_TABLES = 64
+
+
+class GameBroken(Exception):
+    """The stored game no longer replays (its pack does not load, or a move is refused)."""
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def game_get(*, game_id: int) -> Game | None:
+    return Game.objects.filter(pk=game_id).first()
+
+
+def seat_for_token(*, game_id: int, token: str) -> Seat | None:
+    """The seat this secret link opens, with its game (one query), or None: the token of
+    another game opens nothing."""
+    if not token or len(token) > 100:
+        return None
+    found = Seat.objects.select_related("game").filter(
+        game_id=game_id, token_sha256=token_digest(token)
+    )
+    return found.first()
+
+
+def pack_cards(*, pack: Pack) -> tuple[tuple[str, CardBase], ...]:
+    with _LOCK:
+        hit = _CARDS.get(pack.sha256)
+        if hit is not None:
+            _CARDS.move_to_end(pack.sha256)
+            return hit
+    try:
+        document = parse_pack(pack.document, source=f"pack {pack.pk}")
+    except PackError as exc:
+        raise GameBroken("the pack does not load: " + "; ".join(exc.lines())) from exc
+    cards = tuple(document.game_cards())
+    with _LOCK:
+        _CARDS[pack.sha256] = cards
+        while len(_CARDS) > MAX_CACHED_PACKS:
+            _CARDS.popitem(last=False)
+    return cards
+
+
+def stored_log(game: Game) -> list[tuple[int, Move]]:
+    return [(int(seat), dict(move)) for seat, move in game.moves]
+
+
+def game_table(*, game: Game) -> Table:
+    """The game's table: the replay of its stored log (from the cache when it holds exactly
+    that log). Shared with the cache: the engine never changes a table once made (a move
+    returns a new one), so no one may change it in place."""
+    log = stored_log(game)
+    with _LOCK:
+        cached = _TABLES.get(game.pk)
+    if cached is not None and cached.seed == game.seed and cached.log == log:
+        return cached
+    seats = [seat.kind for seat in game.seats.all()]
+    try:
+        table = replay_table(pack_cards(pack=game.pack), seats=seats, seed=game.seed, log=log)
+    except RuleViolation as exc:
+        raise GameBroken(str(exc)) from exc
+    remember_table(game=game, table=table)
+    return table
+
+
+def remember_table(*, game: Game, table: Table) -> None:
+    with _LOCK:
+        _TABLES[game.pk] = table
+        _TABLES.move_to_end(game.pk)
+        while len(_TABLES) > MAX_CACHED_TABLES:
+            _TABLES.popitem(last=False)
+
+
+def game_state(*, game: Game, seat: int | None, table: Table | None = None) -> dict[str, Any]:
+    """The table as one seat sees it: every card in play, hand sizes, its own hand only
+    (`table`: the game's table when the caller has it, else it is replayed)."""
+    view = table_view(table if table is not None else game_table(game=game), seat)
+    view["game"] = game.pk
+    return view
+
+
+def game_moves(*, game: Game, seat: int) -> list[dict[str, Any]]:
+    """The moves the rules allow this seat now, each with its words for a button."""
+    table = game_table(game=game)
+    return [
+        {"move": move, "text": describe_move(table, seat, move)}
+        for move in legal_moves(table, seat)
+    ]
+
+
+def game_log(*, game: Game) -> dict[str, Any]:
+    """The moves made, by seat, and the log in words."""
+    table = game_table(game=game)
+    return {
+        "game": game.pk,
+        "moves": [{"seat": seat, "move": move} for seat, move in table.log],
+        "lines": list(table.game.log),
+    }
