@@ -428,8 +428,7 @@ def _improve_equipment(game: Game, player: Player) -> None:
     for item in sorted(player.carried, key=lambda c: -item_bonus(c.card)):
         if not is_item(item.card) or item_bonus(item.card) <= 0:
             continue
-        problem = turn.equip_problem(game, player, item)
-        if problem is None:
+        if turn.can_equip(game, player, item):
             turn.equip(game, player, item)
             continue
         slot = item.slot
@@ -442,7 +441,7 @@ def _improve_equipment(game: Game, player: Player) -> None:
         ]
         if worse and slot in SINGLE_SLOTS:
             turn.unequip(game, player, worse[0])
-            if turn.equip_problem(game, player, item) is None:
+            if turn.can_equip(game, player, item):
                 turn.equip(game, player, item)
             else:
                 turn.equip(game, player, worse[0])

@@ -6,7 +6,7 @@ it, before touching the state, so a refused move leaves the game exactly as it w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from validator.engine.badstuff import (
     apply_outcomes,
@@ -232,31 +232,47 @@ def check_can_hold(player: Player, card: CardInstance) -> None:
 
 def equip_problem(game: Game, player: Player, card: CardInstance) -> str | None:
     """Why this item cannot be equipped now (None when it can)."""
+    refusal = _equip_refusal(game, player, card)
+    return None if refusal is None else refusal()
+
+
+def can_equip(game: Game, player: Player, card: CardInstance) -> bool:
+    """Whether the item can be equipped now: equip_problem without wording the problem (the
+    bots and every item put in play ask, and wording a restriction is the costly part)."""
+    return _equip_refusal(game, player, card) is None
+
+
+def _equip_refusal(game: Game, player: Player, card: CardInstance) -> Callable[[], str] | None:
+    """None when the item can be equipped now, else what words the reason."""
     if card.uid in player.cheats:
         return None
     if not usable_by(game, player, card):
-        restriction = getattr(card.card, "usable_by", None)
-        forbidden = getattr(card.card, "not_usable_by", None)
-        if restriction is not None and not holds(restriction, player, game):
-            return f"{card.name} is usable only by {restriction.phrase()}"
-        assert forbidden is not None
-        return f"{card.name} is not usable by {forbidden.phrase()}"
+        return lambda: _unusable_reason(game, player, card)
     slot = card.slot
     others = [i for i in player.equipped if i is not card and i.uid not in player.cheats]
     if slot in SINGLE_SLOTS and any(i.slot == slot for i in others):
         current = next(i.name for i in others if i.slot == slot)
-        return f"only one {slot} may be equipped, and {current} is"
+        return lambda: f"only one {slot} may be equipped, and {current} is"
     if slot in HANDS:
         used = sum(HANDS.get(i.slot, 0) for i in others)
         if used + HANDS[slot] > 2:
-            return f"{card.name} needs {HANDS[slot]} hand(s) and only {2 - used} are free"
+            return lambda: f"{card.name} needs {HANDS[slot]} hand(s) and only {2 - used} are free"
     return None
+
+
+def _unusable_reason(game: Game, player: Player, card: CardInstance) -> str:
+    restriction = getattr(card.card, "usable_by", None)
+    forbidden = getattr(card.card, "not_usable_by", None)
+    if restriction is not None and not holds(restriction, player, game):
+        return f"{card.name} is usable only by {restriction.phrase()}"
+    assert forbidden is not None
+    return f"{card.name} is not usable by {forbidden.phrase()}"
 
 
 def place_in_play(game: Game, player: Player, card: CardInstance) -> None:
     """Put an item on the table: equipped when the rules allow it, carried otherwise."""
     check_can_hold(player, card)
-    if equip_problem(game, player, card) is None and not is_one_shot(card.card):
+    if can_equip(game, player, card) and not is_one_shot(card.card):
         player.equipped.append(card)
     else:
         player.carried.append(card)
@@ -366,7 +382,7 @@ def trade(
 def _receive(game: Game, player: Player, card: CardInstance) -> None:
     if is_follower(card.card):
         player.followers.append(card)
-    elif equip_problem(game, player, card) is None and not is_one_shot(card.card):
+    elif can_equip(game, player, card) and not is_one_shot(card.card):
         player.equipped.append(card)
     else:
         player.carried.append(card)
