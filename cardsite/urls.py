@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("authoring.urls")),
     path("", include("prints.urls")),
     path("", include("packs.urls")),
+    path("", include("play.urls")),
     # Before catalog: /sets/<code>/propose/ would otherwise read as a card named "propose".
     path("", include("contributions.urls")),
     path("", include("catalog.urls")),

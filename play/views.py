@@ -1,0 +1,131 @@
+"""The table in the browser: deal a game, then one page per seat whose buttons are the moves
+the engine allows that seat now (each a POST form, so it works without JavaScript)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from catalog import selectors as catalog_selectors
+from packs import selectors as pack_selectors
+from packs.selectors import PackBuildError
+from play import selectors
+from play.forms import NewGameForm
+from play.models import Seat
+from play.services import game_create, game_move, game_pack_from_sets
+from validator.engine import RuleViolation
+
+MAX_MOVE_FIELD = 2000  # a move's JSON from a button: a few numbers and names
+
+
+def _table_url(game_id: int, token: str) -> str:
+    return reverse("play:table", kwargs={"game_id": game_id}) + f"?seat={token}"
+
+
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    """Choose the cards, the seats and the seed; dealing shows each seat's secret link once."""
+    listed = catalog_selectors.listed_sets(viewer=request.user).order_by(
+        "-official", "year", "name"
+    )
+    packs = pack_selectors.packs_of(viewer=request.user)[:50]
+    form = NewGameForm(
+        request.POST if request.method == "POST" else None,
+        set_choices=[(s.code, s.name) for s in listed],
+        pack_choices=[(p.pk, p.name) for p in packs],
+    )
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if data["pack"] is not None:
+                pack = pack_selectors.pack_get(pack_id=data["pack"], viewer=request.user)
+                if pack is None:
+                    raise Http404("no such pack")
+            else:
+                pack = game_pack_from_sets(actor=request.user, set_codes=data["sets"])
+            seed = data["seed"] if data["seed"] is not None else secrets.randbelow(2**31)
+            created = game_create(actor=request.user, pack=pack, seats=form.seats(), seed=seed)
+        except PackBuildError as exc:
+            errors = [message for _, message in exc.errors]
+        except (RuleViolation, selectors.GameBroken) as exc:
+            errors = [str(exc)]
+        else:
+            seats = [
+                {"index": i, "kind": kind, "url": _table_url(created.game.pk, token)}
+                for i, (kind, token) in enumerate(
+                    zip(created.table.seats, created.tokens, strict=True)
+                )
+            ]
+            return render(request, "play/dealt.html", {"game": created.game, "seats": seats})
+    return render(
+        request, "play/new.html", {"form": form, "errors": errors}, status=400 if errors else 200
+    )
+
+
+def _seat(request: HttpRequest, game_id: int, token: str) -> Seat:
+    seat = selectors.seat_for_token(game_id=game_id, token=token)
+    if seat is None:
+        raise Http404("no such seat: the link is not one of this game's")
+    return seat
+
+
+def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One seat's page: the whole table, its own hand, and its legal moves as buttons."""
+    token = request.GET.get("seat", "")
+    seat = _seat(request, game_id, token)
+    game = seat.game
+    try:
+        state = selectors.game_state(game=game, seat=seat.index)
+        moves = selectors.game_moves(game=game, seat=seat.index)
+    except selectors.GameBroken as exc:
+        return render(request, "play/broken.html", {"game": game, "error": str(exc)}, status=409)
+    for move in moves:
+        move["json"] = json.dumps(move["move"], sort_keys=True)
+    me = state["players"][seat.index]
+    names = [p["name"] for p in state["players"]]
+    combat = state["combat"]
+    context: dict[str, Any] = {
+        "game": game,
+        "seat": seat,
+        "token": token,
+        "state": state,
+        "me": me,
+        "moves": moves,
+        "active_name": names[state["active"]],
+        "fighter_name": names[combat["fighter"]] if combat else "",
+        "helper_name": names[combat["helper"]] if combat and combat["helper"] is not None else "",
+        "winners": [names[i] for i in state["winners"]],
+        "waiting": [names[i] for i in state["waiting_for"]],
+        "poll_url": reverse("api:game_detail", kwargs={"game_id": game.pk}) + f"?seat={token}",
+    }
+    return render(request, "play/table.html", context)
+
+
+@require_POST
+def game_move_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A button's move: made (and the bots' after it), or refused with the engine's reason
+    shown on the page; either way back to the seat's page."""
+    token = request.POST.get("seat", "")
+    seat = _seat(request, game_id, token)
+    raw = request.POST.get("move", "")
+    try:
+        if len(raw) > MAX_MOVE_FIELD:
+            raise RuleViolation(f"a move is at most {MAX_MOVE_FIELD} characters")
+        try:
+            move = json.loads(raw)
+        except ValueError:
+            raise RuleViolation("the move is not a JSON object") from None
+        game_move(game=seat.game, seat=seat.index, move=move)
+    except RuleViolation as exc:
+        messages.error(request, f"Refused: {exc}.")
+    except selectors.GameBroken as exc:
+        messages.error(request, f"The game no longer replays: {exc}")
+    return HttpResponseRedirect(_table_url(game_id, token))

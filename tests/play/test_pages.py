@@ -1,0 +1,103 @@
+"""The table's pages without a browser: dealing, a seat's page, its buttons, refusals shown."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from play.models import Game
+from tests.play.test_api import make_pack
+
+pytestmark = pytest.mark.django_db
+
+
+def deal(client: Client, pack_id: int, seats: list[str], seed: int = 1) -> list[str]:
+    """Deal through /play/new/; the seat links of the answer, in seat order."""
+    data: dict[str, Any] = {"pack": pack_id, "seed": seed}
+    data |= {f"seat_{i}": kind for i, kind in enumerate(seats)}
+    answer = client.post("/play/new/", data)
+    assert answer.status_code == 200, answer.content.decode()[:2000]
+    return re.findall(r'href="(/play/\d+/\?seat=[^"]+)"', answer.content.decode())
+
+
+def buttons(html: str) -> list[tuple[Any, str]]:
+    """(move JSON, button text) of each move form on a page."""
+    forms = re.findall(
+        r'name="move" value="([^"]+)">\s*<button type="submit">([^<]+)</button>', html
+    )
+    return [(json.loads(m.replace("&quot;", '"')), text) for m, text in forms]
+
+
+def test_deal_a_game_and_play_its_first_moves_by_the_buttons(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    pack = make_pack(alice)
+    page = client.get("/play/new/")
+    assert page.status_code == 200 and pack.name in page.content.decode()
+    links = deal(client, pack.pk, ["person", "bot", "person"], seed=3)
+    assert len(links) == 2  # the bot's seat has no link
+    game = Game.objects.get()
+    assert [s.kind for s in game.seats.all()] == ["person", "bot", "person"]
+
+    player = Client()  # the link alone opens the seat
+    html = player.get(links[0]).content.decode()
+    assert "Your hand (8)" in html  # the rulebook's deal: four Door and four Treasure cards
+    assert ({"kick_door": True}, "Kick open the door") in buttons(html)
+    other = player.get(links[1]).content.decode()
+    assert "Turn 1: P1's turn." in other
+    # Another seat may curse anyone at any time, but never kick P1's door.
+    assert all("kick_door" not in move for move, _ in buttons(other))
+
+    token = links[0].split("seat=")[1]
+    answer = player.post(
+        f"/play/{game.pk}/move/", {"seat": token, "move": json.dumps({"kick_door": True})}
+    )
+    assert answer.status_code == 302 and answer["Location"] == links[0]
+    html = player.get(links[0]).content.decode()
+    assert "P1 kicks open the door" in html
+    assert Game.objects.get().moves[0] == [0, {"kick_door": True}]
+
+
+def test_a_refused_button_shows_the_engine_s_reason_and_changes_nothing(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    pack = make_pack(alice)
+    links = deal(client, pack.pk, ["person", "person"], seed=4)
+    game = Game.objects.get()
+    second = links[1].split("seat=")[1]
+    for move, reason in (
+        (json.dumps({"kick_door": True}), "only on your own turn, and it is P1&#x27;s turn"),
+        ("not json", "the move is not a JSON object"),
+        ("x" * 3000, "a move is at most 2000 characters"),
+        (json.dumps({"fly": True}), "a move names exactly one of"),
+    ):
+        answer = client.post(f"/play/{game.pk}/move/", {"seat": second, "move": move}, follow=True)
+        assert reason in answer.content.decode(), move[:40]
+    assert Game.objects.get().moves == []
+
+
+def test_a_wrong_link_opens_no_seat(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    links = deal(client, make_pack(alice).pk, ["person", "bot"], seed=5)
+    game = Game.objects.get()
+    assert client.get(f"/play/{game.pk}/?seat=guess").status_code == 404
+    assert client.get(f"/play/{game.pk + 1}/" + links[0][links[0].index("?") :]).status_code == 404
+    move = {"seat": "guess", "move": json.dumps({"kick_door": True})}
+    assert client.post(f"/play/{game.pk}/move/", move).status_code == 404
+
+
+def test_a_deal_needs_cards_and_two_to_six_seats(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    pack = make_pack(alice)
+    answer = client.post("/play/new/", {"pack": pack.pk, "seat_0": "person"})
+    assert "A game has 2 to 6 seats; 1 are taken." in answer.content.decode()
+    answer = client.post("/play/new/", {"seat_0": "person", "seat_1": "bot"})
+    assert "Choose sets or one of your packs (not both)." in answer.content.decode()
+    assert Game.objects.count() == 0
