@@ -273,3 +273,18 @@ def test_two_hundred_games_of_random_legal_moves_end_without_an_error(
 ) -> None:
     monkeypatch.setattr(PlayThrottle, "THROTTLE_RATES", {"play": "1000000/hour"})
     play_games(client, pack, 200)
+
+
+def test_a_game_of_whole_sets_needs_no_login(core_catalog: None) -> None:
+    anonymous = APIClient()
+    body = {"sets": ["munchkin-core"], "seats": [{"kind": "person"}, {"kind": "bot"}], "seed": 2}
+    first = anonymous.post(GAMES, body, format="json")
+    assert first.status_code == 201, first.content
+    second = anonymous.post(GAMES, body, format="json")
+    assert second.status_code == 201
+    pack = Pack.objects.get(pk=first.json()["pack"])
+    assert pack.owner is None and first.json()["pack_sha256"] == pack.sha256
+    assert len(state(anonymous, second.json(), 0)["hand"]) == 8
+    unknown = {**body, "sets": ["no-such-set"]}
+    answer = error(anonymous.post(GAMES, unknown, format="json"), 400)
+    assert "no-such-set" in answer["details"]
