@@ -16,14 +16,14 @@ from validator.engine.state import (
     Player,
     gold_value,
     is_item,
-    item_bonus,
     item_candidates,
 )
 
 
 def card_worth(card: CardInstance) -> tuple[int, int, str]:
     """How much a card is worth keeping: bonus first, then Gold, then name (for ties)."""
-    return (item_bonus(card.card), gold_value(card.card), card.name)
+    # card.bonus is item_bonus of the definition, read once when the card was made.
+    return (card.bonus, gold_value(card.card), card.name)
 
 
 class DefaultChooser:

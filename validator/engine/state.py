@@ -129,15 +129,22 @@ _EFFECTS_CACHE: dict[int, tuple[CardBase, dict[type, tuple[Any, ...]]]] = {}
 
 def effects_of[T: EffectBase](card: CardBase, effect_type: type[T]) -> tuple[T, ...]:
     """The card's top-level effects of one type (cached: cards are immutable)."""
+    # The engine's most frequent call: an answer already cached takes the shortest path.
+    entry = _EFFECTS_CACHE.get(id(card))
+    if entry is not None and entry[0] is card:
+        found = entry[1].get(effect_type)
+        if found is not None:
+            return found
+    return _cache_effects(card, effect_type)
+
+
+def _cache_effects[T: EffectBase](card: CardBase, effect_type: type[T]) -> tuple[T, ...]:
     entry = _EFFECTS_CACHE.get(id(card))
     if entry is None or entry[0] is not card:
         entry = (card, {})
         _EFFECTS_CACHE[id(card)] = entry
-    by_type = entry[1]
-    found = by_type.get(effect_type)
-    if found is None:
-        found = tuple(e for e in card.effects if isinstance(e, effect_type))
-        by_type[effect_type] = found
+    found = tuple(e for e in card.effects if isinstance(e, effect_type))
+    entry[1][effect_type] = found
     return found
 
 
@@ -206,7 +213,15 @@ class Player:
         return names
 
     def has_trait(self, axis: str, name: str) -> bool:
-        return name.casefold() in self.trait_names(axis)
+        # trait_names(axis) without building the set: conditions ask this in every fight.
+        wanted = name.casefold()
+        any_on_axis = False
+        for card in self.character:
+            if card.kind == axis:
+                if card.name.casefold() == wanted:
+                    return True
+                any_on_axis = True
+        return not any_on_axis and axis == "race" and wanted == "human"
 
     def extra_slots(self, axis: str) -> int:
 
