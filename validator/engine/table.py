@@ -574,7 +574,7 @@ def _charity(game: Game, player: Player, card: CardInstance) -> None:
         turn.charity(game, player)
     finally:
         game.chooser = chooser
-    game.note(f"{player.name} gives {card.name} away as charity")
+    game.note(f"{player.name} gives a card away as charity")
 
 
 def _player(game: Game, name: str) -> Player:
