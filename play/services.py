@@ -14,7 +14,7 @@ from packs.models import Pack
 from packs.services import pack_build, pack_create
 from play.models import Game, Seat
 from play.selectors import game_table, pack_cards, remember_table, token_digest
-from validator.engine import Move, Table, apply_move, new_table, run_bots
+from validator.engine import Move, MoveError, Table, apply_move, new_table, run_bots
 
 Actor = User | AnonymousUser
 MAX_SEED = 2**31 - 1
@@ -50,9 +50,13 @@ def _save(game: Game, table: Table) -> None:
 
 def game_create(*, actor: Actor | None, pack: Pack, seats: Sequence[str], seed: int) -> CreatedGame:
     """Deal a game of `pack` from `seed` for the seats (each "person" or "bot", 2 to 6). Bots
-    seated first move at once. Raises the engine's MoveError for bad seats (nothing stored)."""
+    seated first move at once. Raises the engine's MoveError for bad seats or seed, or no
+    person among the seats (nothing stored)."""
     if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"the seed is a whole number from 0 to {MAX_SEED}")
+        raise MoveError(f"the seed is a whole number from 0 to {MAX_SEED}")
+    if "person" not in seats:
+        # Bots alone would play the whole game here; that is what simulations are for.
+        raise MoveError("a game needs at least one person's seat (bots alone: simulate the pack)")
     table = new_table(pack_cards(pack=pack), seats=seats, seed=seed)  # checks the seats
     table = run_bots(table)
     tokens = [secrets.token_urlsafe(24) for _ in seats]

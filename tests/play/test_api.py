@@ -185,6 +185,7 @@ def test_seats_are_opened_by_their_token_only(client: APIClient, pack: Pack) -> 
         ({"seats": [{"kind": "person"}] * 2, "colour": "red"}, "colour"),
         ({"seats": [{"kind": "person"}] * 2, "sets": ["munchkin-core"]}, "pack"),
         ({"seats": "two"}, "seats"),
+        ({"seats": [{"kind": "bot"}] * 2}, "seats"),
     ],
 )
 def test_bad_deals_are_refused_naming_the_field(

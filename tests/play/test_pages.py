@@ -98,6 +98,8 @@ def test_a_deal_needs_cards_and_two_to_six_seats(alice: User) -> None:
     pack = make_pack(alice)
     answer = client.post("/play/new/", {"pack": pack.pk, "seat_0": "person"})
     assert "A game has 2 to 6 seats; 1 are taken." in answer.content.decode()
+    answer = client.post("/play/new/", {"pack": pack.pk, "seat_0": "bot", "seat_1": "bot"})
+    assert "a game needs at least one person" in answer.content.decode()
     answer = client.post("/play/new/", {"seat_0": "person", "seat_1": "bot"})
     assert "Choose sets or one of your packs (not both)." in answer.content.decode()
     assert Game.objects.count() == 0
