@@ -50,6 +50,7 @@ from validator.engine.state import (
     item_bonus,
 )
 from validator.engine.strength import (
+    holds,
     monsters_strength,
     side_member_strength,
     side_strength,
@@ -425,8 +426,9 @@ def _play_item(game: Game, player: Player, card: CardInstance) -> None:
 
 
 def _improve_equipment(game: Game, player: Player) -> None:
-    for item in sorted(player.carried, key=lambda c: -item_bonus(c.card)):
-        if not is_item(item.card) or item_bonus(item.card) <= 0:
+    # A card's `bonus` is item_bonus of its definition, read once when the card was made.
+    for item in sorted(player.carried, key=lambda c: -c.bonus):
+        if item.bonus <= 0 or not is_item(item.card):
             continue
         if turn.can_equip(game, player, item):
             turn.equip(game, player, item)
@@ -435,9 +437,7 @@ def _improve_equipment(game: Game, player: Player) -> None:
         worse = [
             e
             for e in player.equipped
-            if e.slot == slot
-            and item_bonus(e.card) < item_bonus(item.card)
-            and e.uid not in player.cheats
+            if e.slot == slot and e.bonus < item.bonus and e.uid not in player.cheats
         ]
         if worse and slot in SINGLE_SLOTS:
             turn.unequip(game, player, worse[0])
@@ -448,10 +448,15 @@ def _improve_equipment(game: Game, player: Player) -> None:
 
 
 def _sell(game: Game, player: Player) -> None:
-    priced = [
-        (price, c) for c in (*player.hand, *player.carried) if (price := _sale_price(c.card)) > 0
-    ]
-    if sum(price for price, _ in priced) < 1000:
+    priced: list[tuple[int, CardInstance]] = []
+    total = 0
+    for pile in (player.hand, player.carried):
+        for card in pile:
+            price = _sale_price(card.card)
+            if price > 0:
+                priced.append((price, card))
+                total += price
+    if total < 1000:
         return
     priced.sort(key=lambda pair: pair[0])  # stable: equal prices keep the hand's order
     chosen: list[CardInstance] = []
@@ -657,12 +662,20 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
                 continue
             if any(isinstance(e, RemoveMonster) for e in ability.effects):
                 continue
+            cost = ability.cost
+            if cost is None or not (cost.discard_up_to or cost.discard):
+                continue
+            if (
+                ability.when is not None
+                and not holds(ability.when, player, game)
+                and not player.meta("theft")
+            ):
+                continue  # use_ability refuses it (Theft aside): not worth wording the refusal
             spare = sorted(
                 [c for c in player.hand if not isinstance(c.card, MonsterCard | CurseCard)],
                 key=lambda c: (item_bonus(c.card), gold_value_of(c)),
             )
-            cost = ability.cost
-            if cost is None or not (cost.discard_up_to or cost.discard) or not spare:
+            if not spare:
                 continue
             n = min(len(spare), cost.discard_up_to or cost.discard)
             try:
@@ -674,6 +687,11 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
 
 def _ask_for_help(game: Game, combat: Combat) -> None:
     fighter = combat.fighter
+    # A rival will not help a fight that could win the game for the fighter (asked first: then
+    # no one's strength needs reckoning).
+    gained = sum((m.monster.levels_gained or 0) for m in combat.monsters)
+    if fighter.level + gained >= WINNING_LEVEL and not game.options.shared_victory:
+        return
     ours, theirs = _strengths(game, combat)
     gap = theirs - ours
     candidates = sorted(
@@ -683,10 +701,6 @@ def _ask_for_help(game: Game, combat: Combat) -> None:
     for strength, helper in candidates:
         if strength < gap:
             break
-        # A rival will not help a fight that could win the game for the fighter.
-        gained = sum((m.monster.levels_gained or 0) for m in combat.monsters)
-        if fighter.level + gained >= WINNING_LEVEL and not game.options.shared_victory:
-            continue
         treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
         try:
             offer_help(game, helper, treasures=max(1, treasures // 2))
