@@ -145,7 +145,14 @@ class LogOutput(serializers.Serializer[dict[str, Any]]):
 SEAT_PARAMETER = OpenApiParameter(
     "seat", str, required=True, description="the seat's secret token, from its seat link"
 )
-GAME_ERRORS = {400: ErrorOutput, 403: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput}
+GAME_ERRORS = {
+    400: ErrorOutput,
+    401: ErrorOutput,
+    403: ErrorOutput,
+    404: ErrorOutput,
+    409: ErrorOutput,
+    429: ErrorOutput,
+}
 
 
 class PlayView(EngineView):
