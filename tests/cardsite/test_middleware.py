@@ -29,13 +29,15 @@ def test_owner_only_pages_and_api_answers_are_private(alice: User, alices_pack: 
     for path in ("/packs/", f"/packs/{alices_pack.pk}/", f"/api/packs/{alices_pack.pk}/", "/"):
         response = client.get(path)
         assert response.status_code == 200, path
-        assert response["Cache-Control"] == "private", path
+        # The API's reads also say `no-cache`: revalidate by ETag (ApiRevalidation).
+        expected = "private, no-cache" if path.startswith("/api/") else "private"
+        assert response["Cache-Control"] == expected, path
     key = new_token_key()
     ApiToken.objects.create(user=alice, name="t", digest=token_digest(key), hint=key[:8])
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     by_token = api.get(f"/api/packs/{alices_pack.pk}/")
-    assert by_token.status_code == 200 and by_token["Cache-Control"] == "private"
+    assert by_token.status_code == 200 and by_token["Cache-Control"] == "private, no-cache"
 
 
 def test_answers_that_chose_keep_their_choice_and_anonymous_ones_are_left_alone(
