@@ -94,14 +94,14 @@ ABILITY_CASES = [
     # Flight's +1 per discard, no more: one below the roll still caught.
     ("Wizard", "abilities:use_ability:number:bcd8ac21", "running away, one short"),
     # The monster wins ties: only the Warrior's card in play wins one, and only a tie.
-    ("Warrior", "strength:side_is_winning:compare:8c3e5ccf", "a tie lost with the card in the"),
+    ("Warrior", "strength:side_wins_with:compare:938eb154", "a tie lost with the card in the"),
     ("Warrior", "strength:side_wins_ties:builtin:9d3edaa1", "a tie lost with the card in the"),
-    ("Warrior", "strength:side_is_winning:boolean:93a63c50", "one short of the monster is lost"),
+    ("Warrior", "strength:side_wins_with:boolean:37f7c177", "one short of the monster is lost"),
     # Only one player may help.
     ("Elf", "combat:offer_help:branch:a6539b17", "a second helper refused"),
     ("Elf", "state:require_combat:branch:d2f98965", "helping with no fight refused"),
     # An item only a Cleric may use counts nothing once the Cleric card is discarded.
-    ("Cleric", "strength:side_member_strength:branch:6b4f5eba", "once Cleric is discarded"),
+    ("Cleric", "strength:side_member_strength:branch:a6daa306", "once Cleric is discarded"),
 ]
 
 
@@ -133,8 +133,8 @@ def test_a_broken_bonus_per_tagged_item_fails_knife_training(mutant_id: str, che
 # A character with no Race card is Human: an item only for Humans is equipped once the Elf's
 # card is discarded.
 HUMAN_CASES = [
-    "state:Player.trait_names:branch:f99da7e8",
-    "state:Player.trait_names:compare:8523e3b9",
+    "state:Player.has_trait:negation:1312f45c",
+    "state:Player.has_trait:compare:c7e09859",
 ]
 
 

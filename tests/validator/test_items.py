@@ -63,7 +63,7 @@ TRADE_CASES = [
     # What the other side hands back must come from its table too.
     ("Bad-Ass Bandana", "turn:trade:statement:7b3a0f36", "refused from the hand"),
     # Received with its slot taken, it is carried (not equipped, not lost).
-    ("Bad-Ass Bandana", "turn:_receive:boolean:91f9f303", "it is carried"),
+    ("Bad-Ass Bandana", "turn:_receive:boolean:9480b201", "it is carried"),
     ("Bad-Ass Bandana", "turn:_receive:statement:2392e3f8", "it is carried"),
     # One Big item each: a second is refused, a swap of Big items is not; Small ones never count.
     ("Chainsaw of Bloody Dismemberment", "turn:trade:compare:d6532fca", "traded for the rival's"),

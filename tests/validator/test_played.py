@@ -53,8 +53,8 @@ CASES = [
     # Cheat!: once per item, on an item only; the item under it takes no slot and keeps it.
     ("Cheat!", "turn:_play_cheat:branch:1e1a7f6d", "a second time on the same item"),
     ("Cheat!", "turn:_play_cheat:branch:68536413", "not an item"),
-    ("Cheat!", "turn:equip_problem:boolean:1e037e9c", "leaves its slot free"),
-    ("Cheat!", "turn:equip_problem:branch:7004d332", "worn again"),
+    ("Cheat!", "turn:_equip_refusal:boolean:a3dda189", "leaves its slot free"),
+    ("Cheat!", "turn:_equip_refusal:branch:de828ca2", "worn again"),
     # Wishing Ring cancels a curse only where there is one.
     ("Wishing Ring", "turn:_cancel_curse:branch:ffd28c6b", "no curse to cancel"),
     # An enhancer on a Mate enhances the pair.

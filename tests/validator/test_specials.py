@@ -38,8 +38,8 @@ SPECIAL_RULE_CASES = [
     ("Bullrog", "runaway:run_away:branch:5e132e8b", "its death stops the running"),
     # Ghoulfiends (Level alone) and the Insurance Salesman (Level ignored) rule the whole
     # fight, the Ogre beside them.
-    ("Ghoulfiends", "strength:side_member_strength:builtin:82f30c36", "with the Ogre beside"),
-    ("Insurance Salesman", "strength:side_member_strength:builtin:aed930b4", "the Ogre beside"),
+    ("Ghoulfiends", "strength:side_member_strength:boolean:0c221f41", "with the Ogre beside"),
+    ("Insurance Salesman", "strength:side_member_strength:boolean:0bfc1355", "the Ogre beside"),
     # The Potted Plant's extra Treasure for an Elf is paid when the helper is the Elf.
     ("Potted Plant", "combat:_treasure_count:builtin:5f0c3bd7", "only the helper has the trait"),
     # Pukachu's extra level: a one-shot a rival plays for it is no bonus of the fighter's.
@@ -103,7 +103,7 @@ SHIP_CASES = [
     ("runaway:_run_from:compare:9a4a2bf3", "does not slow running kept"),
     ("runaway:_run_from:number:5bdaae5e", "does not slow running kept"),
     # An enhancer fitted on the Ship adds its bonus in the fight.
-    ("strength:side_member_strength:augmented:9e86cb72", "an enhancer fitted on the Ship"),
+    ("strength:side_member_strength:augmented:a13e40d7", "an enhancer fitted on the Ship"),
 ]
 
 

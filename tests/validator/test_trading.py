@@ -12,7 +12,7 @@ CASES = [
     # A dead character is given nothing until the next turn brings him back (core, Death).
     ("Bad-Ass Bandana", "turn:trade:branch:30889886", "not given to a dead character"),
     # Received by a player who may use it and has the slot free, it is equipped at once.
-    ("Bad-Ass Bandana", "turn:_receive:branch:4d463952", "stays in play with its new owner"),
+    ("Bad-Ass Bandana", "turn:_receive:branch:612dc3fe", "stays in play with its new owner"),
     ("Bad-Ass Bandana", "turn:_receive:negation:e84b9a5a", "stays in play with its new owner"),
     # A Small item never counts against the receiver's Big one.
     ("Bad-Ass Bandana", "turn:trade:boolean:4c1f9909", "beside his Big item"),

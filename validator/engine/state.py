@@ -206,14 +206,9 @@ class Player:
     def axis_cards(self, axis: str) -> list[CardInstance]:
         return [c for c in self.character if c.kind == axis]
 
-    def trait_names(self, axis: str) -> set[str]:
-        names = {c.name.casefold() for c in self.axis_cards(axis)}
-        if axis == "race" and not names:
-            names = {"human"}
-        return names
-
     def has_trait(self, axis: str, name: str) -> bool:
-        # trait_names(axis) without building the set: conditions ask this in every fight.
+        """Whether one of the player's cards of this axis has this name (case aside); a player
+        with no race card is Human. A plain walk: conditions ask this in every fight."""
         wanted = name.casefold()
         any_on_axis = False
         for card in self.character:
