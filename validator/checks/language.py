@@ -1200,6 +1200,11 @@ CONDITION_CARDS = [
     ),
     *(_monster(f"Level {n}", [LOSE], level=n) for n in (2, 3, 8, 9)),
     _item("Syn Pack Fighter", effects=[{"type": "strength", "amount": 2, "per": "monster"}]),
+    # +2 for a player who has an Ally in play; an item is no Ally.
+    _item(
+        "Syn Leash", effects=[{"type": "strength", "amount": 2, "when": {"has_in_play": "ally"}}]
+    ),
+    _follower("Syn Buddy", "ally", 1),
     # A Level 0 monster (its +5 makes it win), and a Run Away bonus against Level 1 and up.
     _bonus_monster("Level 0", {"type": "strength", "amount": 5}, level=0),
     _item(
@@ -1305,6 +1310,16 @@ def _condition_scenarios(ctx: CheckContext) -> None:
         },
         expect_values(outcome="won", monster_strength=1, treasures_drawn=0, levels={"Hero": 6}),
     )
+    # +2 with an Ally in play: not for an item, only for the Ally (+1 of its own).
+    for table, strength in ((["Syn Leash", "Validator Helm"], 4), (["Syn Leash", "Syn Buddy"], 6)):
+        ctx.run(
+            f"+2 with an Ally in play, holding {', '.join(table)}",
+            {
+                "players": [{"name": "Hero", "level": 3, "in_play": table}, {"name": "Rival"}],
+                "combat": {"fighter": "Hero", "monsters": ["Syn Level 8"]},
+            },
+            expect_values(fighter_strength=strength),
+        )
     # +2 per monster in the fight: +2 against one, +4 against two.
     for monsters in (["Syn Level 8"], ["Syn Level 8", "Syn Level 9"]):
         ctx.run(
@@ -1453,7 +1468,110 @@ def _ability_scenarios(ctx: CheckContext) -> None:
         )
 
 
+TIMING_CARDS = [
+    # A level for getting rid of an Ally in play, anyone's (as Kill the Hireling does).
+    {
+        "name": "Syn Pink Slip",
+        "deck": "treasure",
+        "kind": "go_up_a_level",
+        "requires": {"in_play_anywhere": "ally"},
+        "effects": [GAIN, {"type": "discard_card", "kind": "ally", "owner": "any"}],
+        "encoding": _FULL,
+    },
+    # A level only once a fight won this turn is over.
+    {
+        "name": "Syn Victory Lap",
+        "deck": "treasure",
+        "kind": "go_up_a_level",
+        "timing": "after_combat",
+        "effects": [GAIN],
+        "encoding": _FULL,
+    },
+    _follower("Syn Buddy", "ally", 1),
+    _monster("Level 2", [LOSE], level=2),
+    _monster("Level 8", [LOSE], level=8),
+    # A reward for getting away (as the Tuba of Charm's): one Treasure drawn.
+    _item(
+        "Syn Horn",
+        effects=[{"type": "after_escape", "effects": [{"type": "draw_treasures", "count": 1}]}],
+    ),
+]
+
+
+def _timing_scenarios(ctx: CheckContext) -> None:
+    # Whoever has the only Ally in play loses it, whatever their seat.
+    for holder in ("Left", "Right"):
+        players = [
+            {"name": "Aric", "level": 3, "hand": ["Syn Pink Slip"]},
+            {"name": "Left", "level": 2},
+            {"name": "Right", "level": 2},
+        ]
+        players[1 if holder == "Left" else 2]["in_play"] = ["Syn Buddy", "Validator Helm"]
+        ctx.run(
+            f"a level for the only Ally in play, {holder}'s",
+            {"players": players, "steps": [{"play": "Syn Pink Slip", "by": "Aric"}]},
+            expect_values(
+                levels={"Aric": 4},
+                hand_sizes={"Aric": 0},
+                in_play={holder: ["Validator Helm"]},
+            ),
+        )
+    # With no Ally in play anywhere (other cards are), the card cannot be played.
+    ctx.run(
+        "a level for an Ally with none in play",
+        {
+            "players": [
+                {"name": "Aric", "level": 3, "hand": ["Syn Pink Slip"]},
+                {"name": "Left", "level": 2, "in_play": ["Validator Helm"]},
+            ],
+            "steps": [{"play": "Syn Pink Slip", "by": "Aric"}],
+            "expect": {"error": True},
+        },
+        expect_values(levels={"Aric": 3}, hand_sizes={"Aric": 1}),
+    )
+    # After a fight won this turn: a level; before any fight, or during one: refused.
+    lap = {"name": "Aric", "level": 3, "hand": ["Syn Victory Lap"]}
+    play = {"play": "Syn Victory Lap", "by": "Aric"}
+    for label, steps, allowed in (
+        ("after a fight won", [{"kick_door": "Aric"}, {"resolve": True}, play], True),
+        ("before any fight", [play], False),
+        ("during the fight", [{"kick_door": "Aric"}, play], False),
+    ):
+        document: dict[str, Any] = {
+            "players": [lap, {"name": "Left"}],
+            "steps": steps,
+            "deck": {"door": ["Syn Level 2"]},
+        }
+        if not allowed:
+            document["expect"] = {"error": True}
+        ctx.run(
+            f"a level only after a won fight, played {label}",
+            document,
+            # After the win: a level for the kill, one for the card, and the kill's Treasure
+            # in hand; refused: the card kept, no level.
+            expect_values(levels={"Aric": 5}, hand_sizes={"Aric": 1})
+            if allowed
+            else expect_values(levels={"Aric": 3}, hand_sizes={"Aric": 1}),
+        )
+    # The reward for getting away comes only for getting away from every monster.
+    for dice, escaped_all in (([6, 6], True), ([6, 1], False)):
+        ctx.run(
+            f"a reward for getting away, dice {dice}",
+            {
+                "players": [
+                    {"name": "Hero", "level": 1, "in_play": ["Syn Horn"]},
+                    {"name": "Rival"},
+                ],
+                "combat": {"fighter": "Hero", "monsters": ["Syn Level 8", "Syn Level 2"]},
+                "steps": [{"resolve": True}],
+                "dice": dice,
+            },
+            expect_values(hand_sizes={"Hero": 1 if escaped_all else 0}),
+        )
+
+
 LANGUAGE_SCENARIOS: list[tuple[str, list[dict[str, Any]], Scenarios]] = [
+    ("Cards played at set moments", TIMING_CARDS, _timing_scenarios),
     ("Abilities and bonuses", ABILITY_CARDS, _ability_scenarios),
     ("Conditions at their bounds", CONDITION_CARDS, _condition_scenarios),
     ("Origins and Powers", POWER_CARDS, _power_scenarios),
