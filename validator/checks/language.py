@@ -1183,7 +1183,7 @@ def _bonus_monster(name: str, effect: dict[str, Any], level: int = 6) -> dict[st
     return {**_monster(name, [LOSE], level=level), "effects": [effect]}
 
 
-CONDITION_CARDS = [
+CONDITION_CARDS: list[dict[str, Any]] = [
     _bonus_monster(
         "Low Bully", {"type": "strength", "amount": 3, "when": {"level": {"min": 2, "max": 4}}}
     ),
