@@ -1468,7 +1468,7 @@ def _ability_scenarios(ctx: CheckContext) -> None:
         )
 
 
-TIMING_CARDS = [
+TIMING_CARDS: list[dict[str, Any]] = [
     # A level for getting rid of an Ally in play, anyone's (as Kill the Hireling does).
     {
         "name": "Syn Pink Slip",
