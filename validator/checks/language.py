@@ -1487,6 +1487,15 @@ TIMING_CARDS: list[dict[str, Any]] = [
         "effects": [GAIN],
         "encoding": _FULL,
     },
+    # A level once any fight of this turn is over, won, fled or lost.
+    {
+        "name": "Syn Aftermath",
+        "deck": "treasure",
+        "kind": "go_up_a_level",
+        "timing": "after_any_combat",
+        "effects": [GAIN],
+        "encoding": _FULL,
+    },
     _follower("Syn Buddy", "ally", 1),
     _monster("Level 2", [LOSE], level=2),
     _monster("Level 8", [LOSE], level=8),
@@ -1552,6 +1561,32 @@ def _timing_scenarios(ctx: CheckContext) -> None:
             expect_values(levels={"Aric": 5}, hand_sizes={"Aric": 1})
             if allowed
             else expect_values(levels={"Aric": 3}, hand_sizes={"Aric": 1}),
+        )
+    # After any fight of this turn: fled (a 6) or lost (a 1, a level lost to the Level 8);
+    # before any fight or during one: refused.
+    after = {"name": "Aric", "level": 3, "hand": ["Syn Aftermath"]}
+    play = {"play": "Syn Aftermath", "by": "Aric"}
+    for label, steps, dice, level in (
+        ("after a fled fight", [{"kick_door": "Aric"}, {"resolve": True}, play], [6], 4),
+        ("after a lost fight", [{"kick_door": "Aric"}, {"resolve": True}, play], [1], 3),
+        ("before any fight", [play], [], None),
+        ("during the fight", [{"kick_door": "Aric"}, play], [], None),
+    ):
+        document = {
+            "players": [after, {"name": "Left"}],
+            "steps": steps,
+            "deck": {"door": ["Syn Level 8"]},
+            "dice": dice,
+        }
+        if level is None:
+            document["expect"] = {"error": True}
+        ctx.run(
+            f"a level after any fight of the turn, played {label}",
+            document,
+            expect_values(
+                levels={"Aric": level if level is not None else 3},
+                hand_sizes={"Aric": 0 if level is not None else 1},
+            ),
         )
     # The reward for getting away comes only for getting away from every monster.
     for dice, escaped_all in (([6, 6], True), ([6, 1], False)):
