@@ -369,7 +369,7 @@ def arrange(game: Game, player: Player) -> None:
         return
     own_turn = player is game.active_player
     for card in list(player.hand):
-        for how in _arrangements(card.card):
+        for how in (_BOT_FACTS.get(card) or _bot_facts(card))[0]:
             if how in _ON_OWN_TURN and not own_turn:
                 continue
             try:
@@ -452,7 +452,7 @@ def _sell(game: Game, player: Player) -> None:
     total = 0
     for pile in (player.hand, player.carried):
         for card in pile:
-            price = _sale_price(card.card)
+            price = (_BOT_FACTS.get(card) or _bot_facts(card))[1]
             if price > 0:
                 priced.append((price, card))
                 total += price
@@ -483,6 +483,20 @@ def _sale_price(definition: CardBase) -> int:
     price = gold_value(definition) if sellable else 0
     _PRICES[id(definition)] = (definition, price)
     return price
+
+
+# What the bots read of a card on every turn (the ways arrange tries, the sale price), by the
+# card itself: a dict keyed by the instance (hashed by identity) answers in one lookup, where the
+# functions above each take a call and a check of the definition's id.
+_BOT_FACTS: dict[CardInstance, tuple[tuple[str, ...], int]] = {}
+
+
+def _bot_facts(card: CardInstance) -> tuple[tuple[str, ...], int]:
+    if len(_BOT_FACTS) >= 100_000:  # instances made for one game only (a check's forced cards)
+        _BOT_FACTS.clear()
+    facts = (_arrangements(card.card), _sale_price(card.card))
+    _BOT_FACTS[card] = facts
+    return facts
 
 
 def gold_value_of(card: CardInstance) -> int:
