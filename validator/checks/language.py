@@ -1081,6 +1081,13 @@ POWER_CARDS = [
         "effects": [{"type": "death"}],
         "encoding": _FULL,
     },
+    {
+        "name": "Syn Origin Thief",
+        "deck": "door",
+        "kind": "curse",
+        "effects": [{"type": "lose_character_card", "axis": "origin"}],
+        "encoding": _FULL,
+    },
 ]
 RANKS = {"Syn Might": 1, "Syn Blaze": 2, "Syn Nova": 3}
 
@@ -1174,6 +1181,20 @@ def _power_scenarios(ctx: CheckContext) -> None:
                 "dead": ["Amanda"],
                 "not_in_play": {"Amanda": ["Syn Spider Bite", "Syn Nova"]},
             },
+        },
+        expect_values(levels={"Amanda": 2}),
+    )
+    # An Origin lost any other way stops making room too (the Powers' Rank rule, Origins
+    # excepted): a Rank 3 Power at Level 2 goes with the Origin that allowed it.
+    ctx.run(
+        "an Origin lost to a curse takes the Powers it made room for",
+        {
+            "players": [
+                {"name": "Amanda", "level": 2, "in_play": ["Syn Spider Bite", "Syn Nova"]},
+                {"name": "Bob", "hand": ["Syn Origin Thief"]},
+            ],
+            "steps": [{"play": "Syn Origin Thief", "by": "Bob", "on": "Amanda"}],
+            "expect": {"not_in_play": {"Amanda": ["Syn Spider Bite", "Syn Nova"]}},
         },
         expect_values(levels={"Amanda": 2}),
     )

@@ -507,6 +507,9 @@ def discard_character(
                 game.discard(attachment)
     game.note(f"{player.name} discards {card.name}")
     enforce_big_limit(game, player)
+    if card.kind != "power":
+        # An Origin (or any card) that made room for Powers: the rest must fit without it.
+        enforce_power_ranks(game, player)
 
 
 def enforce_big_limit(game: Game, player: Player) -> None:
