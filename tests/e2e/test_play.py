@@ -12,7 +12,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import CORE_SET
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# The slow tier (make test-slow, run by CI): a whole game through the buttons takes a minute.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 SIZES: dict[str, ViewportSize] = {

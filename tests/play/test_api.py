@@ -262,10 +262,11 @@ def play_games(client: APIClient, pack: Pack, count: int) -> None:
     assert won == count  # 600 turns is far more than a game of bots and people needs
 
 
-def test_ten_games_of_random_legal_moves_end_without_an_error(
+def test_three_games_of_random_legal_moves_end_without_an_error(
     client: APIClient, pack: Pack
 ) -> None:
-    play_games(client, pack, 10)
+    # The quick tier's sample; the slow tier plays the 200 of the issue.
+    play_games(client, pack, 3)
 
 
 @pytest.mark.slow
