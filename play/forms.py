@@ -33,8 +33,9 @@ class NewGameForm(forms.Form):
         *,
         set_choices: list[tuple[str, str]],
         pack_choices: list[tuple[int, str]],
+        initial: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(data)
+        super().__init__(data, initial=initial)
         self.fields["sets"].choices = set_choices  # type: ignore[attr-defined]
         self.fields["pack"].choices = [("", "None"), *pack_choices]  # type: ignore[attr-defined]
         for index in range(TABLE_MAX_SEATS):

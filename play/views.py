@@ -36,10 +36,15 @@ def game_new(request: HttpRequest) -> HttpResponse:
         "-official", "year", "name"
     )
     packs = pack_selectors.packs_of(viewer=request.user)[:50]
+    pack_choices = [(p.pk, p.name) for p in packs]
+    # "Play this pack" on a pack's page comes here with the pack chosen.
+    asked = request.GET.get("pack", "")
+    initial = {"pack": int(asked)} if asked in {str(pk) for pk, _ in pack_choices} else None
     form = NewGameForm(
         request.POST if request.method == "POST" else None,
+        initial=initial,
         set_choices=[(s.code, s.name) for s in listed],
-        pack_choices=[(p.pk, p.name) for p in packs],
+        pack_choices=pack_choices,
     )
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():

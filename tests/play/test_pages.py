@@ -103,3 +103,21 @@ def test_a_deal_needs_cards_and_two_to_six_seats(alice: User) -> None:
     answer = client.post("/play/new/", {"seat_0": "person", "seat_1": "bot"})
     assert "Choose sets or one of your packs (not both)." in answer.content.decode()
     assert Game.objects.count() == 0
+
+
+def test_a_pack_page_leads_to_a_table_with_the_pack_chosen(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    pack = make_pack(alice)
+    page = client.get(f"/packs/{pack.pk}/").content.decode()
+    assert f'href="/play/new/?pack={pack.pk}"' in page
+    deal = client.get(f"/play/new/?pack={pack.pk}").content.decode()
+    assert f'<option value="{pack.pk}" selected>' in deal
+    # Someone else's pack id is not chosen for them (nor shown).
+    assert (
+        "selected>"
+        not in client.get("/play/new/?pack=999999")
+        .content.decode()
+        .split('name="pack"')[1]
+        .split("</select>")[0]
+    )
