@@ -81,7 +81,7 @@ def test_sign_up_author_a_card_and_revert(page: Page, site: str) -> None:
     # A wait, not a budget: on a machine busy with other work the check can take a minute.
     # Each reload is waited for, so the badge read is the reloaded page's, never one mid-load.
     deadline = time.monotonic() + 120
-    while validation.inner_text().strip() == "unchecked" and time.monotonic() < deadline:
+    while (validation.text_content() or "").strip() == "unchecked" and time.monotonic() < deadline:
         page.wait_for_timeout(500)
         with page.expect_navigation():
             page.get_by_role("link", name="reload this page").click()
