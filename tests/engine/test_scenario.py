@@ -186,3 +186,58 @@ def test_command_line_runner(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\nplayers: []\n")
     assert main([str(bad)]) == 1
+
+
+def test_a_name_listed_twice_on_a_deck_is_two_copies_on_top() -> None:
+    # Three copies of Halfling in the core set: two listed are the top two, then the curse.
+    result = run(
+        scenario(
+            players=[{"name": "Aric"}, {"name": "Suzan", "sex": "female"}],
+            deck={"door": ["Halfling", "Halfling", "Curse! Change Sex"]},
+            steps=[
+                {"kick_door": "Aric"},  # a race face up: to the hand
+                {"loot_room": "Aric"},  # the second copy, face down
+                {"play": "Halfling", "by": "Aric"},
+                {"end_turn": True},
+                {"kick_door": "Suzan"},  # the curse hits whoever opens it
+            ],
+            expect={
+                "in_play": {"Aric": ["Halfling"]},
+                "hand_sizes": {"Aric": 1},
+                "sex": {"Suzan": "male"},
+            },
+        )
+    )
+    assert result.passed, result.failures
+    assert "Suzan kicks open the door: Curse! Change Sex" in result.values["log"]
+
+
+def test_a_charity_step_gives_the_named_card_to_the_lowest_level() -> None:
+    hand = ["Halfling", "Elf", "Dwarf", "Wizard", "Thief", "Cleric", "Warrior"]
+    # The rulebook's charity: over five cards, the extra go to the lowest-Level player.
+    given = run(
+        scenario(
+            players=[{"name": "Aric", "level": 4, "hand": hand}, {"name": "Suzan"}],
+            steps=[{"charity": "Warrior", "by": "Aric"}],
+            expect={"hand_sizes": {"Aric": 6, "Suzan": 1}},
+        )
+    )
+    assert given.passed, given.failures
+    for steps, error in (
+        ([{"charity": "Elf", "by": "Suzan"}], "only on your own turn"),
+        (
+            [{"charity": name, "by": "Aric"} for name in ("Warrior", "Cleric", "Thief")],
+            "over the hand limit of 5",
+        ),
+    ):
+        refused = run(
+            scenario(
+                players=[
+                    {"name": "Aric", "level": 4, "hand": hand},
+                    {"name": "Suzan", "hand": ["Elf"]},
+                ],
+                steps=steps,
+                expect={"error": error},
+            )
+        )
+        assert refused.passed, refused.failures

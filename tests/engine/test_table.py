@@ -190,3 +190,33 @@ def test_a_log_with_a_refused_move_does_not_replay(core_library: CardLibrary) ->
         replay_table(
             cards(core_library), seats=["person", "bot"], seed=1, log=[(1, {"kick_door": True})]
         )
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(11, 60), (21, 400), (5, 100000)])
+def test_a_game_saved_as_a_scenario_replays_to_the_same_end(
+    core_library: CardLibrary, seed: int, moves: int
+) -> None:
+    """The runner, given the saved deal and steps, plays the same game: every expectation the
+    table wrote (Levels, hands, cards in play, the dead, the winner) holds in its replay."""
+    from validator.engine import parse_scenario, run_scenario, table_scenario
+
+    table = play_randomly(
+        new_table(cards(core_library), seats=["person", "bot"], seed=seed),
+        random.Random(seed),
+        max_moves=moves,
+    )
+    document = table_scenario(table, name=f"game {seed}")
+    assert document["seed"] == seed and document["sets"] == ["munchkin-core"]
+    # The deal: four Door and four Treasure cards in each hand, the rest in the decks.
+    assert [len(p["hand"]) for p in document["players"]] == [8, 8]
+    dealt = sum(len(p["hand"]) for p in document["players"])
+    assert dealt + len(document["deck"]["door"]) + len(document["deck"]["treasure"]) == sum(
+        definition.copies or 1 for _, definition in core_library.cards() if definition.deck
+    )
+    asks = sum("ask_for_help" in m or "refuse_help" in m for _, m in table.log)
+    assert len(document["steps"]) == len(table.log) - asks
+    result = run_scenario(parse_scenario(document), library=core_library)
+    assert result.passed, result.failures
+    assert result.values["levels"] == {p.name: p.level for p in table.game.players}
+    if table.over:
+        assert document["expect"]["winner"] == table.game.winner.name  # type: ignore[union-attr]

@@ -199,6 +199,7 @@ from validator.engine.table import (
     replay_table,
     run_bots,
     seats_to_move,
+    table_scenario,
     table_view,
 )
 from validator.engine.text import (
@@ -394,6 +395,7 @@ __all__ = [
     "signed",
     "simulate",
     "slot_label",
+    "table_scenario",
     "table_view",
     "unknown_stats",
     "whole_number",

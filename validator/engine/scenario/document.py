@@ -6,10 +6,11 @@ without Django: cards come from the scenario's inline `cards`, a pack file, set 
 command passes the catalog's).
 
 Keys added beyond the format's: steps `unequip`, `decline`, `bribe`, `chase`, `discard_card`,
-`loot_room`, `look_for_trouble`, `end_turn`, `give` (trade Items from the table: `give: [...]`,
-`by`, `to`, optional `take: [...]` back); a `help` step's `treasures` (how many of the drawn
-Treasures the helper gets), `picks_first` and `forced`; a `sacrifice` step's `helper_escapes`;
-expectations `winner`, `sex`, `carried`, `equipped`, `treasures_face_up`.
+`loot_room`, `look_for_trouble`, `end_turn`, `charity` (one card of the hand given away as
+charity, as the table's move: `charity: CARD`, `by`), `give` (trade Items from the table:
+`give: [...]`, `by`, `to`, optional `take: [...]` back); a `help` step's `treasures` (how
+many of the drawn Treasures the helper gets), `picks_first` and `forced`; a `sacrifice` step's
+`helper_escapes`; expectations `winner`, `sex`, `carried`, `equipped`, `treasures_face_up`.
 """
 
 from __future__ import annotations
@@ -154,6 +155,11 @@ class EndTurnStep(Model):
     end_turn: Literal[True]
 
 
+class CharityStep(Model):
+    charity: Name
+    by: Name
+
+
 class GiveStep(Model):
     """Trade Items from the table: `give` goes to `to`; `take` (optional) comes back."""
 
@@ -182,6 +188,7 @@ STEP_TYPES: dict[str, type[Model]] = {
     "look_for_trouble": LookForTroubleStep,
     "end_turn": EndTurnStep,
     "give": GiveStep,
+    "charity": CharityStep,
 }
 
 
@@ -215,7 +222,8 @@ Step = Annotated[
     | Annotated[LootRoomStep, Tag("loot_room")]
     | Annotated[LookForTroubleStep, Tag("look_for_trouble")]
     | Annotated[EndTurnStep, Tag("end_turn")]
-    | Annotated[GiveStep, Tag("give")],
+    | Annotated[GiveStep, Tag("give")]
+    | Annotated[CharityStep, Tag("charity")],
     Discriminator(_step_kind),
 ]
 

@@ -27,6 +27,7 @@ from validator.engine.library import CardLibrary, library_from_set_files
 from validator.engine.pack import load_pack
 from validator.engine.scenario.document import (
     BribeStep,
+    CharityStep,
     ChaseStep,
     DeclineStep,
     DiscardCardStep,
@@ -68,6 +69,7 @@ from validator.engine.state import (
     is_one_shot,
 )
 from validator.engine.strength import monsters_strength, side_strength
+from validator.engine.table import give_charity
 from validator.engine.turn import add_monster, apply_curse, check_can_hold, place_in_play
 
 
@@ -109,15 +111,19 @@ class _Context:
                 + (f"; did you mean {hint!r}?" if hint else f"; players: {', '.join(names)}"),
             ) from None
 
-    def take(self, reference: str, path: Sequence[str | int]) -> CardInstance:
-        """Take a copy of the named card out of the decks (or make one) for the table."""
+    def take(
+        self, reference: str, path: Sequence[str | int], placed: frozenset[int] = frozenset()
+    ) -> CardInstance:
+        """Take a copy of the named card out of the decks (or make one) for the table; not one
+        of `placed`, the copies already put on top of a deck (a name listed twice in `deck:`
+        is two copies)."""
         try:
             set_code, card = self.library.lookup(reference)
         except KeyError as exc:
             raise self.fail(path, str(exc.args[0])) from None
         for deck in (self.game.door_deck, self.game.treasure_deck):
             for instance in deck:
-                if instance.card is card:
+                if instance.card is card and instance.uid not in placed:
                     deck.remove(instance)
                     return instance
         self.next_uid += 1
@@ -384,8 +390,10 @@ def _set_table(context: _Context) -> None:
     for deck_name in ("door", "treasure"):
         tops = getattr(document.deck, deck_name)
         pile = game.door_deck if deck_name == "door" else game.treasure_deck
+        placed: set[int] = set()
         for i, name in reversed(list(enumerate(tops))):
-            card = context.take(name, ["deck", deck_name, i])
+            card = context.take(name, ["deck", deck_name, i], frozenset(placed))
+            placed.add(card.uid)
             if card.card.deck != deck_name:
                 raise context.fail(
                     ["deck", deck_name, i], f"{card.name} is a {card.card.deck} card"
@@ -592,6 +600,17 @@ def _apply_step(context: _Context, step: Model, path: list[str | int]) -> None:
             _cards_of(context, giver, step.give, [*path, "give"]),
             _cards_of(context, receiver, step.take, [*path, "take"]),
         )
+    elif isinstance(step, CharityStep):
+        player = context.player(step.by, [*path, "by"])
+        card = _card_of(context, player, step.charity, [*path, "charity"], "hand")
+        if game.active_player is not player or game.combat is not None:
+            raise RuleViolation("charity: only on your own turn, outside combat")
+        if len(player.hand) <= player.hand_limit():
+            raise RuleViolation(
+                f"charity is for cards over the hand limit of {player.hand_limit()}; "
+                f"{player.name} holds {len(player.hand)}"
+            )
+        give_charity(game, player, card)
     else:  # pragma: no cover - every step type is handled above
         raise TypeError(type(step).__name__)
 
