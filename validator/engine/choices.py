@@ -100,8 +100,3 @@ class DefaultChooser:
     ) -> list[CardInstance]:
         """Treasure cards to trade in for fresh ones: the least useful, if there are enough."""
         return sorted(candidates, key=card_worth)[:count] if len(candidates) >= count else []
-
-    def bribe(
-        self, game: Game, player: Player, candidates: Sequence[CardInstance]
-    ) -> CardInstance | None:
-        return min(candidates, key=card_worth) if candidates else None
