@@ -56,10 +56,10 @@ from validator.engine.strength import holds
 
 def change_level(
     game: Game, player: Player, delta: int, *, may_win: bool = False, reason: str = "card"
-) -> int:
-    """Move a level up or down (never below 1; past 9 only when it may win). Returns the change."""
+) -> None:
+    """Move a level up or down (never below 1; past 9 only when it may win)."""
     if player.dead and delta > 0:
-        return 0
+        return
     ceiling = WINNING_LEVEL if may_win else WINNING_LEVEL - 1
     target = max(1, player.level + delta)
     if delta > 0:
@@ -75,7 +75,6 @@ def change_level(
         )
     if player.level >= WINNING_LEVEL and may_win:
         declare_winner(game, player, reason)
-    return change
 
 
 def enforce_power_ranks(game: Game, player: Player) -> None:
@@ -110,9 +109,6 @@ def detach_item(game: Game, player: Player, item: CardInstance) -> None:
     if cheat is not None:
         game.discard(cheat)
     game.discard_all(player.ship_enhancers.pop(item.uid, []))  # they cannot move to another Ship
-    for follower_uid, carried_uid in list(player.follower_carries.items()):
-        if carried_uid == item.uid:
-            del player.follower_carries[follower_uid]
     slot = item.slot
     if slot:
         for curse in list(player.curses):
@@ -136,7 +132,6 @@ def take_card(game: Game, victim: Player, card: CardInstance) -> None:
         detach_item(game, victim, card)
     elif card in victim.followers:
         remove_from(victim.followers, card)
-        victim.follower_carries.pop(card.uid, None)
         enforce_big_limit(game, victim)
     else:
         raise ValueError(f"{card!r} is not {victim.name}'s")
@@ -158,7 +153,6 @@ def kill(game: Game, player: Player, combat: Combat | None = None) -> None:
         body.append(item)
     body.extend(player.followers)
     player.followers.clear()
-    player.follower_carries.clear()
     for cheat in player.cheats.values():
         game.discard(cheat)
     player.cheats.clear()
@@ -331,7 +325,7 @@ def _apply_one(
         if not current:
             return False
         for card in current:
-            discard_character(game, victim, card, keep_in_discard=True)
+            discard_character(game, victim, card)
         replacement = next(
             (c for c in reversed(game.door_discard) if c.kind == effect.axis and c not in current),
             None,
@@ -490,9 +484,7 @@ def _rivals_take(game: Game, victim: Player, effect: RivalsTake) -> bool:
     return took
 
 
-def discard_character(
-    game: Game, player: Player, card: CardInstance, *, keep_in_discard: bool = True
-) -> None:
+def discard_character(game: Game, player: Player, card: CardInstance) -> None:
     """Discard a race/class (or cousin) card; attachments go when nothing is left to hold them."""
     remove_from(player.character, card)
     game.discard(card)

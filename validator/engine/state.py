@@ -60,11 +60,9 @@ class ScriptedDie:
     def __init__(self, results: Sequence[int], fallback: Die) -> None:
         self.results = list(results)
         self._fallback = fallback
-        self.used = 0
 
     def roll(self) -> int:
         if self.results:
-            self.used += 1
             return self.results.pop(0)
         return self._fallback.roll()
 
@@ -186,8 +184,6 @@ class Player:
     cheats: dict[int, CardInstance] = field(default_factory=dict)
     # Ship enhancers, by the uid of the Ship they are fitted to (Booty): they stay on it.
     ship_enhancers: dict[int, list[CardInstance]] = field(default_factory=dict)
-    # The item (uid) a Hireling carries outside the limits.
-    follower_carries: dict[int, int] = field(default_factory=dict)
     # Penalties waiting for the next combat (from curses such as Change Sex).
     next_combat: list[CardInstance] = field(default_factory=list)
     dead: bool = False
