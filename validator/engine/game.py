@@ -22,10 +22,13 @@ from typing import Any
 from validator.engine import abilities, turn
 from validator.engine.cards import (
     CHARACTER_KINDS,
+    Bribe,
     CardBase,
+    ChaseAway,
     CurseCard,
     ExtraCharacterCard,
     LevelCard,
+    MayDecline,
     MonsterCard,
     MonsterEnhancerCard,
     OneShotCard,
@@ -33,7 +36,7 @@ from validator.engine.cards import (
 )
 from validator.engine.choices import DefaultChooser
 from validator.engine.combat import offer_help, resolve
-from validator.engine.combat_specials import bribe, chase_away, decline
+from validator.engine.combat_specials import bribe, chase_away, decline, monster_named
 from validator.engine.state import (
     WINNING_LEVEL,
     CardInstance,
@@ -596,10 +599,20 @@ def _optional_exits(game: Game, combat: Combat) -> None:
     fighter = combat.fighter
     if _winning(game, combat):
         return
+    # A monster with no card text that allows walking past, chasing away or a bribe (most of
+    # them) refuses each at once: such moves are not tried (a refusal changes nothing, so
+    # skipping one changes no game), which spares raising and catching the refusals.
     for monster in list(combat.monsters):
-        for action in (decline, chase_away):
+        name = monster.monster.name
+        try:
+            named = monster_named(combat, name).monster  # the monster the moves would pick
+        except RuleViolation:
+            continue
+        for action, allowed_by in ((decline, MayDecline), (chase_away, ChaseAway)):
+            if not effects_of(named, allowed_by):
+                continue
             try:
-                action(game, fighter, monster.monster.name)
+                action(game, fighter, name)
                 check(game)
                 break
             except RuleViolation:
@@ -607,9 +620,16 @@ def _optional_exits(game: Game, combat: Combat) -> None:
         if game.combat is not combat:
             return
     if game.combat is combat and combat.monsters and not _winning(game, combat):
+        first = combat.monsters[0].monster
+        asks = effects_of(first, Bribe)
+        if not asks:
+            return
+        needed = max(e.min_gold for e in asks)
         for item in sorted(fighter.items, key=gold_value_of):
+            if gold_value(item.card) < needed:
+                continue  # refused: worth less than the monster asks
             try:
-                bribe(game, fighter, item, combat.monsters[0].monster.name)
+                bribe(game, fighter, item, first.name)
                 check(game)
                 return
             except RuleViolation:
