@@ -43,8 +43,6 @@ def offer_help(
     forced: bool = False,
 ) -> None:
     combat = require_combat(game)
-    if combat.resolved:
-        raise RuleViolation("the combat is over")
     if helper is combat.fighter:
         raise RuleViolation("the fighter cannot help themselves")
     if combat.helper is not None:
@@ -83,8 +81,6 @@ def offer_help(
 def resolve(game: Game) -> str:
     """End the combat: the side wins (rewards) or runs away (Bad Stuff). Returns the outcome."""
     combat = require_combat(game)
-    if combat.resolved:
-        raise RuleViolation("the combat is already resolved")
     # Reckoned once: both strengths are recorded and decide the outcome.
     ours = combat.last_side_strength = side_strength(game, combat)
     theirs = combat.last_monster_strength = monsters_strength(game, combat)

@@ -60,10 +60,7 @@ def _trade_treasures(game: Game, player: Player, count: int, where: str = "hand"
     if len(traded) != count:
         return
     for card in traded:
-        if card in player.hand:
-            player.hand.remove(card)
-        else:
-            take_card(game, player, card)
+        take_card(game, player, card)
         game.discard(card)
     for _ in range(count):
         if game.can_draw("treasure"):

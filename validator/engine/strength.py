@@ -29,7 +29,6 @@ from validator.engine.cards import (
     MonsterNamed,
     MonsterTagged,
     NotCondition,
-    OneShotCard,
     OnlySlotBonuses,
     PlayersOnSide,
     SexIs,
@@ -209,7 +208,7 @@ def side_strength(game: Game, combat: Combat) -> int:
             if play.side != "player":
                 continue
             card = play.card.card
-            total += item_bonus(card) if isinstance(card, OneShotCard) else 0
+            total += item_bonus(card)  # one-shots only: turn._play_one_shot fills one_shots
             total += sum(
                 e.amount * _multiplier(game, combat, play.by, e)
                 for e in effects_of(card, Strength)
