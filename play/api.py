@@ -13,7 +13,8 @@ from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDeni
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from catalog.api.errors import ApiError
+from authoring.scenarios import ScenarioNameError
+from catalog.api.errors import ApiError, service_errors
 from catalog.api.serializers import ErrorOutput, StrictInput
 from catalog.api.throttles import WriteThrottle
 from catalog.api.views import EngineView, api_input
@@ -23,7 +24,15 @@ from packs.models import Pack
 from packs.selectors import PackBuildError
 from play import selectors
 from play.models import Game, Seat
-from play.services import MAX_SEED, game_create, game_move, game_pack_from_sets
+from play.services import (
+    MAX_SEED,
+    game_create,
+    game_move,
+    game_pack_from_sets,
+    game_restart,
+    game_save_scenario,
+    game_undo,
+)
 from validator.engine import MOVE_VERBS, SEAT_KINDS, MoveError, RuleViolation
 
 MAX_MOVE_KEYS = 4  # a verb and at most three arguments (use: ability, discard, on)
@@ -60,6 +69,11 @@ class GameCreateInput(StrictInput):
     seed = serializers.IntegerField(
         min_value=0, max_value=MAX_SEED, required=False, help_text="chosen at random if left out"
     )
+    hot_seat = serializers.BooleanField(
+        default=False,
+        help_text="every person seat played on one device, a cover screen between turns "
+        "(two or more person seats)",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("pack" in attrs) == ("sets" in attrs):
@@ -82,6 +96,32 @@ class MoveObjectField(serializers.JSONField):
 class MoveInput(StrictInput):
     seat = serializers.CharField(max_length=100, help_text="the seat's secret token")
     move = MoveObjectField(help_text='a move as listed by moves/, such as {"kick_door": true}')
+
+
+class SeatInputOnly(StrictInput):
+    seat = serializers.CharField(max_length=100, help_text="the seat's secret token")
+
+
+class SaveScenarioInput(StrictInput):
+    seat = serializers.CharField(max_length=100, help_text="the seat's secret token")
+    card = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ROW_ID,
+        help_text="the id of a card of yours in one of the game's sets",
+    )
+    name = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, help_text="the scenario's name"
+    )
+
+
+class ScenarioSavedOutput(serializers.Serializer[dict[str, Any]]):
+    object = serializers.CharField(default="scenario")
+    id = serializers.IntegerField()
+    card = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="its first run: pass, fail or error")
+    messages = serializers.ListField(child=serializers.CharField())
+    text = serializers.CharField(help_text="the scenario in YAML")
 
 
 class SeatOutput(serializers.Serializer[dict[str, Any]]):
@@ -237,6 +277,7 @@ class GameList(PlayView):
                 pack=pack,
                 seats=[seat["kind"] for seat in data["seats"]],
                 seed=seed,
+                hot_seat=data["hot_seat"],
             )
         except MoveError as exc:
             raise ApiError(400, "invalid", [("seats", str(exc))]) from exc
@@ -304,9 +345,96 @@ class GameLog(PlayView):
             raise _broken(exc) from exc
 
 
+def _tool_errors(exc: RuleViolation) -> ApiError:
+    return ApiError(400, "refused", [("seat", str(exc))])
+
+
+class GameUndo(PlayView):
+    @extend_schema(request=SeatInputOnly, responses={200: StateOutput, **GAME_ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        """Take back the last person's move, and the bots' moves after it: the log is cut
+        there and replayed, and the log in words says so. Only the seat that made it may
+        (any person seat in hot-seat mode). 400 `refused` when there is nothing to undo or
+        for a bot's seat; nothing changes."""
+        data = api_input(SeatInputOnly, request)
+        seat = _seat(game_id, data["seat"])
+        try:
+            table = game_undo(game=seat.game, seat=seat.index)
+        except RuleViolation as exc:
+            raise _tool_errors(exc) from exc
+        except selectors.GameBroken as exc:
+            raise _broken(exc) from exc
+        seat.game.refresh_from_db()
+        return Response(selectors.game_state(game=seat.game, seat=seat.index, table=table))
+
+
+class GameRestart(PlayView):
+    @extend_schema(request=SeatInputOnly, responses={200: StateOutput, **GAME_ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        """Deal the game again from its seed with the same seats and links: the log is
+        emptied and bots seated first move at once. Any person seat may; 400 `refused` for a
+        bot's."""
+        data = api_input(SeatInputOnly, request)
+        seat = _seat(game_id, data["seat"])
+        try:
+            table = game_restart(game=seat.game, seat=seat.index)
+        except RuleViolation as exc:
+            raise _tool_errors(exc) from exc
+        except selectors.GameBroken as exc:
+            raise _broken(exc) from exc
+        seat.game.refresh_from_db()
+        return Response(selectors.game_state(game=seat.game, seat=seat.index, table=table))
+
+
+class GameScenario(PlayView):
+    @extend_schema(request=SaveScenarioInput, responses={201: ScenarioSavedOutput, **GAME_ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        """Save the game so far as a scenario of one of your cards (logged in): the deal, the
+        moves since as steps and what holds now as expectations, in the scenario format; it
+        is run at once, like any scenario of a card. 400 naming the field for a card that is
+        not yours or not in the game's sets, a name the card already uses, or a game too long
+        for a scenario."""
+        data = api_input(SaveScenarioInput, request)
+        seat = _seat(game_id, data["seat"])
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("log in to attach a scenario to one of your cards")
+        game = seat.game
+        mine = {c.pk: c for c in selectors.scenario_cards(game=game, actor=request.user)}
+        card = mine.get(data["card"])
+        if card is None:  # whether it exists elsewhere is not said: it may be private
+            message = f"you have no card {data['card']} in the sets this game was dealt from"
+            raise ApiError(400, "invalid", [("card", message)])
+        try:
+            with service_errors("text"):
+                scenario = game_save_scenario(
+                    game=game,
+                    seat=seat.index,
+                    actor=request.user,
+                    card=card,
+                    name=data.get("name", ""),
+                )
+        except ScenarioNameError as exc:
+            raise ApiError(400, "invalid", [("name", exc.message)]) from exc
+        except selectors.GameBroken as exc:
+            raise _broken(exc) from exc
+        body = {
+            "object": "scenario",
+            "id": scenario.pk,
+            "card": card.pk,
+            "name": scenario.name,
+            "status": scenario.last_status,
+            "messages": [str(m) for m in scenario.last_messages],
+            "text": scenario.text,
+        }
+        return Response(body, status=201)
+
+
 urlpatterns = [
     path("games/", GameList.as_view(), name="game_list"),
     path("games/<int:game_id>/", GameDetail.as_view(), name="game_detail"),
     path("games/<int:game_id>/moves/", GameMoves.as_view(), name="game_moves"),
     path("games/<int:game_id>/log/", GameLog.as_view(), name="game_log"),
+    path("games/<int:game_id>/undo/", GameUndo.as_view(), name="game_undo"),
+    path("games/<int:game_id>/restart/", GameRestart.as_view(), name="game_restart"),
+    path("games/<int:game_id>/scenario/", GameScenario.as_view(), name="game_scenario"),
 ]

@@ -25,6 +25,11 @@ class Game(models.Model):
     # [[seat index, move object], ...] in the order the moves were made.
     moves = models.JSONField(default=list)
     finished = models.BooleanField(default=False)
+    # Every person seat is played on one device, a cover screen between turns (docs/play.md).
+    hot_seat = models.BooleanField(default=False)
+    # What the log in words says beside the moves, which no replay says: [[line, text], ...],
+    # each placed before that line of the engine's log (an undo, a restart).
+    notes = models.JSONField(default=list)
     winners = models.JSONField(default=list)  # seat indexes
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -7,6 +7,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
+
+from catalog.models import Card
 from packs.models import Pack
 from play.models import Game, Seat
 from validator.engine import (
@@ -104,11 +107,27 @@ def remember_table(*, game: Game, table: Table) -> None:
             _TABLES.popitem(last=False)
 
 
+def game_sets(*, game: Game) -> list[str]:
+    """The codes of the sets the game's cards come from."""
+    return sorted({code for code, _ in pack_cards(pack=game.pack)})
+
+
+def log_lines(*, game: Game, table: Table) -> list[str]:
+    """The log in words: the engine's, with the game's notes (undo, restart) in place."""
+    lines = list(table.game.log)
+    # From the last note back (one note placed before another at the same line stays first).
+    for line, text in reversed(sorted(game.notes, key=lambda note: int(note[0]))):
+        lines.insert(min(int(line), len(lines)), str(text))
+    return lines
+
+
 def game_state(*, game: Game, seat: int | None, table: Table | None = None) -> dict[str, Any]:
     """The table as one seat sees it: every card in play, hand sizes, its own hand only
     (`table`: the game's table when the caller has it, else it is replayed)."""
-    view = table_view(table if table is not None else game_table(game=game), seat)
+    table = table if table is not None else game_table(game=game)
+    view = table_view(table, seat)
     view["game"] = game.pk
+    view["log"] = log_lines(game=game, table=table)[-30:]
     return view
 
 
@@ -127,5 +146,18 @@ def game_log(*, game: Game) -> dict[str, Any]:
     return {
         "game": game.pk,
         "moves": [{"seat": seat, "move": move} for seat, move in table.log],
-        "lines": list(table.game.log),
+        "lines": log_lines(game=game, table=table),
     }
+
+
+def scenario_cards(*, game: Game, actor: User | AnonymousUser) -> list[Card]:
+    """The cards a save as scenario may be attached to: the actor's own (in a set they may
+    edit), among the sets this game was dealt from (the scenario is played with those sets,
+    so the card under test is in its decks)."""
+    if not isinstance(actor, User) or not actor.is_authenticated:
+        return []
+    codes = game_sets(game=game)
+    cards = Card.objects.filter(card_set__code__in=codes).select_related("card_set")
+    if not actor.is_staff:
+        cards = cards.filter(card_set__owner=actor, card_set__official=False)
+    return list(cards.order_by("card_set__code", "name")[:500])

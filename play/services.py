@@ -1,4 +1,5 @@
-"""Writes: a new game, a move (after which the bots move at once), a pack from sets."""
+"""Writes: a new game, a move (after which the bots move at once), a pack from sets, and the
+playtesting tools: undo, restart, save as scenario."""
 
 from __future__ import annotations
 
@@ -7,14 +8,36 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import yaml
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
+from authoring.models import CardScenario
+from authoring.scenarios import scenario_create
+from catalog.models import Card
 from packs.models import Pack
 from packs.services import pack_build, pack_create
-from play.models import Game, Seat
-from play.selectors import game_table, pack_cards, remember_table, token_digest
-from validator.engine import Move, MoveError, Table, apply_move, new_table, run_bots
+from play.models import Game, Seat, SeatKind
+from play.selectors import (
+    GameBroken,
+    game_sets,
+    game_table,
+    pack_cards,
+    remember_table,
+    token_digest,
+)
+from validator.engine import (
+    Move,
+    MoveError,
+    RuleViolation,
+    Table,
+    apply_move,
+    describe_move,
+    new_table,
+    replay_table,
+    run_bots,
+    table_scenario,
+)
 
 Actor = User | AnonymousUser
 MAX_SEED = 2**31 - 1
@@ -48,15 +71,25 @@ def _save(game: Game, table: Table) -> None:
     remember_table(game=game, table=table)
 
 
-def game_create(*, actor: Actor | None, pack: Pack, seats: Sequence[str], seed: int) -> CreatedGame:
+def game_create(
+    *,
+    actor: Actor | None,
+    pack: Pack,
+    seats: Sequence[str],
+    seed: int,
+    hot_seat: bool = False,
+) -> CreatedGame:
     """Deal a game of `pack` from `seed` for the seats (each "person" or "bot", 2 to 6). Bots
-    seated first move at once. Raises the engine's MoveError for bad seats or seed, or no
+    seated first move at once. `hot_seat`: every person seat is played on one device (at
+    least two person seats). Raises the engine's MoveError for bad seats or seed, or no
     person among the seats (nothing stored)."""
     if not 0 <= seed <= MAX_SEED:
         raise MoveError(f"the seed is a whole number from 0 to {MAX_SEED}")
     if "person" not in seats:
         # Bots alone would play the whole game here; that is what simulations are for.
         raise MoveError("a game needs at least one person's seat (bots alone: simulate the pack)")
+    if hot_seat and list(seats).count("person") < 2:
+        raise MoveError("hot-seat mode passes one device between people: seat two or more")
     table = new_table(pack_cards(pack=pack), seats=seats, seed=seed)  # checks the seats
     table = run_bots(table)
     tokens = [secrets.token_urlsafe(24) for _ in seats]
@@ -65,6 +98,7 @@ def game_create(*, actor: Actor | None, pack: Pack, seats: Sequence[str], seed: 
             pack=pack,
             pack_sha256=pack.sha256,
             seed=seed,
+            hot_seat=hot_seat,
             created_by=actor if isinstance(actor, User) else None,
         )
         Seat.objects.bulk_create(
@@ -85,3 +119,82 @@ def game_move(*, game: Game, seat: int, move: Move | Any) -> Table:
         table = apply_move(table, seat, move, then_bots=True)
         _save(locked, table)
     return table
+
+
+def _person(game: Game, seat: int) -> list[str]:
+    """The seats' kinds; RuleViolation unless `seat` is a person's (a bot has no tools)."""
+    kinds = [s.kind for s in game.seats.all()]
+    if not 0 <= seat < len(kinds) or kinds[seat] != SeatKind.PERSON:
+        raise RuleViolation("only a person's seat may undo or restart the game")
+    return kinds
+
+
+def game_undo(*, game: Game, seat: int) -> Table:
+    """Take back the last move a person made, with the bots' moves that followed it: the log
+    is cut there and replayed, so the game is exactly as it was before that move (in a game
+    with bots, undo goes back to the last person's move, never to a bot's). Only the seat
+    that made it may (in hot-seat mode, any person seat: they share the device). The log in
+    words says so. Raises RuleViolation when there is nothing to undo, and nothing changes."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        kinds = _person(locked, seat)
+        table = game_table(game=locked)
+        people = [i for i, (by, _) in enumerate(table.log) if kinds[by] == SeatKind.PERSON]
+        if not people:
+            raise RuleViolation("no person has moved yet: there is nothing to undo")
+        cut = people[-1]
+        by, move = table.log[cut]
+        names = [p.name for p in table.game.players]
+        if by != seat and not locked.hot_seat:
+            raise RuleViolation(f"the last person's move is {names[by]}'s: only they may undo it")
+        try:
+            earlier = replay_table(
+                pack_cards(pack=locked.pack), seats=kinds, seed=locked.seed, log=table.log[:cut]
+            )
+        except RuleViolation as exc:  # a prefix of a log that replays always replays
+            raise GameBroken(str(exc)) from exc
+        taken = len(table.log) - cut
+        line = len(earlier.game.log)
+        text = f"{names[seat]} undoes {names[by]}'s move ({describe_move(earlier, by, move)})" + (
+            f" and the {taken - 1} bot move(s) after it" if taken > 1 else ""
+        )
+        locked.notes = [n for n in locked.notes if n[0] <= line] + [[line, text]]
+        locked.save(update_fields=["notes"])
+        _save(locked, earlier)
+    return earlier
+
+
+def game_restart(*, game: Game, seat: int) -> Table:
+    """Deal the game again from its seed, with the same seats (and links): the log is
+    emptied and bots seated first move at once. Any person seat may; the log in words says
+    who restarted it. RuleViolation for a bot's seat."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        kinds = _person(locked, seat)
+        table = run_bots(new_table(pack_cards(pack=locked.pack), seats=kinds, seed=locked.seed))
+        name = table.game.players[seat].name
+        locked.notes = [[0, f"{name} restarts the game: the same seed deals the same cards"]]
+        locked.save(update_fields=["notes"])
+        _save(locked, table)
+    return table
+
+
+def game_save_scenario(
+    *, game: Game, seat: int, actor: Actor, card: Card, name: str = ""
+) -> CardScenario:
+    """Save the game so far as a scenario of `card` (shared/design/scenario-format.md): the
+    deal, the moves since as steps, and what holds now as expectations; it is run at once, as
+    any scenario of a card is. `card` must be one of `scenario_cards`. Raises RuleViolation
+    for a card outside the game's sets, and authoring's PermissionDenied, ScenarioNameError
+    or CardDocumentError (a game too long for a scenario's size limit); nothing is stored
+    then."""
+    if card.card_set.code not in game_sets(game=game):
+        raise RuleViolation(
+            f"{card.name} is not in the sets this game was dealt from: attach the scenario to "
+            "a card of yours that is"
+        )
+    table = game_table(game=game)
+    name = name.strip() or f"Game {game.pk} after {len(table.log)} moves"
+    document = table_scenario(table, name=name)
+    text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+    return scenario_create(card=card, actor=actor, name=name, text=text)

@@ -8,19 +8,28 @@ import secrets
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from authoring.scenarios import ScenarioNameError
 from catalog import selectors as catalog_selectors
 from packs import selectors as pack_selectors
 from packs.selectors import PackBuildError
 from play import selectors
 from play.forms import NewGameForm
 from play.models import Seat
-from play.services import game_create, game_move, game_pack_from_sets
-from validator.engine import RuleViolation
+from play.services import (
+    game_create,
+    game_move,
+    game_pack_from_sets,
+    game_restart,
+    game_save_scenario,
+    game_undo,
+)
+from validator.engine import CardDocumentError, RuleViolation
 
 MAX_MOVE_FIELD = 2000  # a move's JSON from a button: a few numbers and names
 
@@ -110,6 +119,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         "winners": [names[i] for i in state["winners"]],
         "waiting": [names[i] for i in state["waiting_for"]],
         "poll_url": reverse("api:game_detail", kwargs={"game_id": game.pk}) + f"?seat={token}",
+        "scenario_cards": selectors.scenario_cards(game=game, actor=request.user),
     }
     return render(request, "play/table.html", context)
 
@@ -133,4 +143,68 @@ def game_move_view(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, f"Refused: {exc}.")
     except selectors.GameBroken as exc:
         messages.error(request, f"The game no longer replays: {exc}")
+    return HttpResponseRedirect(_table_url(game_id, token))
+
+
+@require_POST
+def game_undo_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Undo: the last person's move and the bots' after it taken back (or the reason not)."""
+    token = request.POST.get("seat", "")
+    seat = _seat(request, game_id, token)
+    try:
+        game_undo(game=seat.game, seat=seat.index)
+    except RuleViolation as exc:
+        messages.error(request, f"Refused: {exc}.")
+    except selectors.GameBroken as exc:
+        messages.error(request, f"The game no longer replays: {exc}")
+    else:
+        messages.success(request, "The last move is taken back.")
+    return HttpResponseRedirect(_table_url(game_id, token))
+
+
+@require_POST
+def game_restart_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Restart: the same seed deals the same cards to the same seats (the links still work)."""
+    token = request.POST.get("seat", "")
+    seat = _seat(request, game_id, token)
+    try:
+        game_restart(game=seat.game, seat=seat.index)
+    except RuleViolation as exc:
+        messages.error(request, f"Refused: {exc}.")
+    except selectors.GameBroken as exc:
+        messages.error(request, f"The game no longer replays: {exc}")
+    else:
+        messages.success(request, "The game is dealt again from its seed.")
+    return HttpResponseRedirect(_table_url(game_id, token))
+
+
+@require_POST
+def game_scenario_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Save as scenario: the game so far attached to one of the requester's cards, run at
+    once; the page says whether it passes and where to find it."""
+    token = request.POST.get("seat", "")
+    seat = _seat(request, game_id, token)
+    game = seat.game
+    mine = {str(c.pk): c for c in selectors.scenario_cards(game=game, actor=request.user)}
+    card = mine.get(request.POST.get("card", ""))
+    name = request.POST.get("name", "")[:200]
+    try:
+        if card is None:
+            raise RuleViolation("choose one of your cards in the sets this game was dealt from")
+        scenario = game_save_scenario(
+            game=game, seat=seat.index, actor=request.user, card=card, name=name
+        )
+    except (RuleViolation, ScenarioNameError, PermissionDenied) as exc:
+        messages.error(request, f"Not saved: {exc}.")
+    except CardDocumentError as exc:
+        messages.error(request, "Not saved: " + "; ".join(e.message for e in exc.errors))
+    except selectors.GameBroken as exc:
+        messages.error(request, f"The game no longer replays: {exc}")
+    else:
+        status = scenario.get_last_status_display().lower()
+        messages.success(
+            request,
+            f"Saved as the scenario {scenario.name!r} of {scenario.card.name} "
+            f"(it {status}); see the card's scenarios.",
+        )
     return HttpResponseRedirect(_table_url(game_id, token))
