@@ -9,18 +9,17 @@ import hashlib
 import io
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+from django.conf import global_settings, settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils.module_loading import import_string
 from PIL import Image
 from rest_framework.test import APIClient
 
@@ -42,6 +41,7 @@ from prints.sheets import ProxyError
 from tests.authoring.test_scenarios import WINS
 from tests.conftest import CORE_SET, PASSWORD
 from tests.factories import monster_document
+from tests.settings_env import load_settings
 from validator.engine import CardDocumentError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -126,23 +126,12 @@ def test_the_session_cookie_is_http_only_and_same_site(client: Client, alice: Us
 
 
 def test_cookies_are_secure_when_debug_is_off() -> None:
-    code = (
-        "import django\nfrom django.conf import settings\ndjango.setup()\n"
-        "print(settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE)\n"
+    loaded = load_settings(DEBUG="false", SECRET_KEY="x" * 50, ALLOWED_HOSTS="cards.example")
+    assert not loaded.refused, loaded.error
+    assert (loaded.values["SESSION_COOKIE_SECURE"], loaded.values["CSRF_COOKIE_SECURE"]) == (
+        True,
+        True,
     )
-    keep = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECURE_COOKIES")}
-    env = {
-        **keep,
-        "DJANGO_SETTINGS_MODULE": "cardsite.settings",
-        "DEBUG": "false",
-        "SECRET_KEY": "x" * 50,
-        "ALLOWED_HOSTS": "cards.example",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["True", "True"]
 
 
 def test_passwords_are_stored_as_django_hashes(alice: User) -> None:
@@ -153,23 +142,15 @@ def test_passwords_are_stored_as_django_hashes(alice: User) -> None:
 
 
 def test_the_site_hashes_passwords_with_pbkdf2() -> None:
-    # The site's own hashers, not the fast one the tests use (tests/conftest.py): a password set
-    # in a process on the embedded settings, then recomputed here with hashlib alone.
-    code = (
-        "import django\ndjango.setup()\nfrom django.contrib.auth.models import User\n"
-        "user = User(username='someone')\nuser.set_password('correct-horse-battery-9')\n"
-        "print(user.password)\n"
-    )
-    bare = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**bare, "DJANGO_SETTINGS_MODULE": "cardsite.settings"},
-    )
-    assert result.returncode == 0, result.stderr
-    algorithm, iterations, salt, digest = result.stdout.strip().split("$")
+    # The site's own hashers, not the fast one the tests use (tests/conftest.py): the first of
+    # the embedded settings' list (Django's own list when the file names none) hashes a password,
+    # which is then recomputed here with hashlib alone.
+    loaded = load_settings()
+    assert not loaded.refused, loaded.error
+    hashers = loaded.values.get("PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    hasher = import_string(hashers[0])()
+    encoded = hasher.encode("correct-horse-battery-9", hasher.salt())
+    algorithm, iterations, salt, digest = encoded.split("$")
     assert algorithm == "pbkdf2_sha256"
     # OWASP's password storage cheat sheet asks at least 600,000 rounds of PBKDF2-HMAC-SHA256.
     assert int(iterations) >= 600_000
