@@ -13,6 +13,7 @@ from validator.engine.badstuff import (
 )
 from validator.engine.cards import (
     DrawFromDiscard,
+    MonsterCard,
     OutcomeBase,
     RemoveMonster,
     RunAway,
@@ -30,7 +31,6 @@ from validator.engine.state import (
     Game,
     Player,
     RuleViolation,
-    is_monster,
     remove_monster,
 )
 from validator.engine.strength import holds
@@ -142,7 +142,7 @@ def use_ability(
     if per_victim and combat is not None and (key[1], target.name) in combat.backstabbed:
         raise RuleViolation(f"{ability.name} hits each victim only once per combat")
     switch = any(isinstance(e, UseMonsterLevel) for e in ability.effects)
-    monsters_paid = [c for c in discards if is_monster(c.card)]
+    monsters_paid = [c.card for c in discards if isinstance(c.card, MonsterCard)]
     if switch and (combat is None or len(monsters_paid) != 1):
         raise RuleViolation(f"{ability.name} takes one monster card from your hand, in combat")
     removals = [e for e in ability.effects if isinstance(e, RemoveMonster)]
@@ -185,7 +185,7 @@ def use_ability(
             player.draw_from_discard = True
         elif isinstance(effect, UseMonsterLevel):
             assert combat is not None
-            combat.level_override[player.name] = getattr(monsters_paid[0].card, "level", 0) or 0
+            combat.level_override[player.name] = monsters_paid[0].level or 0
 
 
 def _payable(player: Player, source: CardInstance) -> set[int]:
