@@ -19,6 +19,11 @@ class NewGameForm(forms.Form):
     pack = forms.TypedChoiceField(
         label="Or one of your packs", required=False, coerce=int, empty_value=None
     )
+    hot_seat = forms.BooleanField(
+        label="Hot seat: the people play on this one device",
+        required=False,
+        help_text="a cover screen between turns keeps each hand private (two or more people)",
+    )
     seed = forms.IntegerField(
         label="Seed",
         min_value=0,

@@ -22,6 +22,7 @@ from validator.engine import (
     legal_moves,
     parse_pack,
     replay_table,
+    seats_to_move,
     table_view,
 )
 
@@ -105,6 +106,17 @@ def remember_table(*, game: Game, table: Table) -> None:
         _TABLES.move_to_end(game.pk)
         while len(_TABLES) > MAX_CACHED_TABLES:
             _TABLES.popitem(last=False)
+
+
+def hot_seat_turn(*, game: Game, seat: int, asked: str = "") -> int:
+    """In hot-seat mode, the person seat the device shows: `asked` (a person seat's index,
+    to play out of turn: a curse, a monster enhancer), else the person the game waits for,
+    else `seat`."""
+    people = [s.index for s in game.seats.all() if s.kind == "person"]
+    if asked.isdigit() and int(asked) in people:
+        return int(asked)
+    waiting = [s for s in seats_to_move(game_table(game=game)) if s in people]
+    return waiting[0] if waiting else seat
 
 
 def game_sets(*, game: Game) -> list[str]:

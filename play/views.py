@@ -66,7 +66,13 @@ def game_new(request: HttpRequest) -> HttpResponse:
             else:
                 pack = game_pack_from_sets(actor=request.user, set_codes=data["sets"])
             seed = data["seed"] if data["seed"] is not None else secrets.randbelow(2**31)
-            created = game_create(actor=request.user, pack=pack, seats=form.seats(), seed=seed)
+            created = game_create(
+                actor=request.user,
+                pack=pack,
+                seats=form.seats(),
+                seed=seed,
+                hot_seat=data["hot_seat"],
+            )
         except PackBuildError as exc:
             errors = [message for _, message in exc.errors]
         except (RuleViolation, selectors.GameBroken) as exc:
@@ -78,7 +84,9 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     zip(created.table.seats, created.tokens, strict=True)
                 )
             ]
-            return render(request, "play/dealt.html", {"game": created.game, "seats": seats})
+            device = next(s["url"] for s in seats if s["kind"] == "person")
+            context = {"game": created.game, "seats": seats, "device_url": device}
+            return render(request, "play/dealt.html", context)
     return render(
         request, "play/new.html", {"form": form, "errors": errors}, status=400 if errors else 200
     )
@@ -91,28 +99,63 @@ def _seat(request: HttpRequest, game_id: int, token: str) -> Seat:
     return seat
 
 
+def _acting(seat: Seat, asked: str, *, strict: bool = True) -> int:
+    """The seat a request plays: the token's own, or in hot-seat mode the person seat the
+    device shows (any person seat of the game: they share the device). `asked` names one
+    (`as`); a button's (strict) that is not a person seat's index is refused, a page's falls
+    back to the person the game waits for."""
+    if not seat.game.hot_seat:
+        return seat.index
+    acting = selectors.hot_seat_turn(game=seat.game, seat=seat.index, asked=asked[:3])
+    if strict and asked and asked != str(acting):
+        raise RuleViolation(f"as: {asked[:20]!r} is not a person seat of this game")
+    return acting
+
+
+def _back(game_id: int, token: str, seat: Seat, acting: int) -> HttpResponseRedirect:
+    """Back to the table after a button. In hot-seat mode, the same person keeps the device
+    (no cover) only while the game still waits for them; else the cover screen comes."""
+    url = _table_url(game_id, token)
+    if seat.game.hot_seat:
+        try:
+            if selectors.hot_seat_turn(game=seat.game, seat=acting) == acting:
+                url += f"&reveal={acting}"
+        except selectors.GameBroken:
+            pass
+    return HttpResponseRedirect(url)
+
+
 def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
-    """One seat's page: the whole table, its own hand, and its legal moves as buttons."""
+    """One seat's page: the whole table, its own hand, and its legal moves as buttons. In
+    hot-seat mode, the person the game waits for (or the one asked for by `as`), behind a
+    cover screen until they reveal it."""
     token = request.GET.get("seat", "")
     seat = _seat(request, game_id, token)
     game = seat.game
     try:
-        state = selectors.game_state(game=game, seat=seat.index)
-        moves = selectors.game_moves(game=game, seat=seat.index)
+        acting = _acting(seat, request.GET.get("as", ""), strict=False)
+        state = selectors.game_state(game=game, seat=acting)
+        moves = selectors.game_moves(game=game, seat=acting)
     except selectors.GameBroken as exc:
         return render(request, "play/broken.html", {"game": game, "error": str(exc)}, status=409)
+    names = [p["name"] for p in state["players"]]
+    if game.hot_seat and not state["over"] and request.GET.get("reveal") != str(acting):
+        cover = {"game": game, "token": token, "acting": acting, "name": names[acting]}
+        return render(request, "play/cover.html", cover)
     for move in moves:
         move["json"] = json.dumps(move["move"], sort_keys=True)
-    me = state["players"][seat.index]
-    names = [p["name"] for p in state["players"]]
+    me = state["players"][acting]
     combat = state["combat"]
+    people = [s.index for s in game.seats.all() if s.kind == "person"]
     context: dict[str, Any] = {
         "game": game,
         "seat": seat,
+        "acting": acting,
         "token": token,
         "state": state,
         "me": me,
         "moves": moves,
+        "others": [(i, names[i]) for i in people if i != acting] if game.hot_seat else [],
         "active_name": names[state["active"]],
         "fighter_name": names[combat["fighter"]] if combat else "",
         "helper_name": names[combat["helper"]] if combat and combat["helper"] is not None else "",
@@ -131,19 +174,21 @@ def game_move_view(request: HttpRequest, game_id: int) -> HttpResponse:
     token = request.POST.get("seat", "")
     seat = _seat(request, game_id, token)
     raw = request.POST.get("move", "")
+    acting = seat.index
     try:
+        acting = _acting(seat, request.POST.get("as", ""))
         if len(raw) > MAX_MOVE_FIELD:
             raise RuleViolation(f"a move is at most {MAX_MOVE_FIELD} characters")
         try:
             move = json.loads(raw)
         except ValueError:
             raise RuleViolation("the move is not a JSON object") from None
-        game_move(game=seat.game, seat=seat.index, move=move)
+        game_move(game=seat.game, seat=acting, move=move)
     except RuleViolation as exc:
         messages.error(request, f"Refused: {exc}.")
     except selectors.GameBroken as exc:
         messages.error(request, f"The game no longer replays: {exc}")
-    return HttpResponseRedirect(_table_url(game_id, token))
+    return _back(game_id, token, seat, acting)
 
 
 @require_POST
@@ -151,15 +196,17 @@ def game_undo_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """Undo: the last person's move and the bots' after it taken back (or the reason not)."""
     token = request.POST.get("seat", "")
     seat = _seat(request, game_id, token)
+    acting = seat.index
     try:
-        game_undo(game=seat.game, seat=seat.index)
+        acting = _acting(seat, request.POST.get("as", ""))
+        game_undo(game=seat.game, seat=acting)
     except RuleViolation as exc:
         messages.error(request, f"Refused: {exc}.")
     except selectors.GameBroken as exc:
         messages.error(request, f"The game no longer replays: {exc}")
     else:
         messages.success(request, "The last move is taken back.")
-    return HttpResponseRedirect(_table_url(game_id, token))
+    return _back(game_id, token, seat, acting)
 
 
 @require_POST
@@ -167,15 +214,17 @@ def game_restart_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """Restart: the same seed deals the same cards to the same seats (the links still work)."""
     token = request.POST.get("seat", "")
     seat = _seat(request, game_id, token)
+    acting = seat.index
     try:
-        game_restart(game=seat.game, seat=seat.index)
+        acting = _acting(seat, request.POST.get("as", ""))
+        game_restart(game=seat.game, seat=acting)
     except RuleViolation as exc:
         messages.error(request, f"Refused: {exc}.")
     except selectors.GameBroken as exc:
         messages.error(request, f"The game no longer replays: {exc}")
     else:
         messages.success(request, "The game is dealt again from its seed.")
-    return HttpResponseRedirect(_table_url(game_id, token))
+    return _back(game_id, token, seat, acting)
 
 
 @require_POST
@@ -188,11 +237,13 @@ def game_scenario_view(request: HttpRequest, game_id: int) -> HttpResponse:
     mine = {str(c.pk): c for c in selectors.scenario_cards(game=game, actor=request.user)}
     card = mine.get(request.POST.get("card", ""))
     name = request.POST.get("name", "")[:200]
+    acting = seat.index
     try:
+        acting = _acting(seat, request.POST.get("as", ""))
         if card is None:
             raise RuleViolation("choose one of your cards in the sets this game was dealt from")
         scenario = game_save_scenario(
-            game=game, seat=seat.index, actor=request.user, card=card, name=name
+            game=game, seat=acting, actor=request.user, card=card, name=name
         )
     except (RuleViolation, ScenarioNameError, PermissionDenied) as exc:
         messages.error(request, f"Not saved: {exc}.")
@@ -207,4 +258,4 @@ def game_scenario_view(request: HttpRequest, game_id: int) -> HttpResponse:
             f"Saved as the scenario {scenario.name!r} of {scenario.card.name} "
             f"(it {status}); see the card's scenarios.",
         )
-    return HttpResponseRedirect(_table_url(game_id, token))
+    return _back(game_id, token, seat, acting)

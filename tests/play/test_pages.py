@@ -116,3 +116,69 @@ def test_a_pack_page_leads_to_a_table_with_the_pack_chosen(alice: User) -> None:
     # A pack id not among the requester's own chooses nothing.
     other = client.get("/play/new/?pack=999999").content.decode()
     assert '<option value="" selected>None</option>' in other
+
+
+def test_hot_seat_covers_the_table_between_people(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    pack = make_pack(alice)
+    data = {"pack": pack.pk, "seed": 6, "hot_seat": "on"}
+    data |= {"seat_0": "person", "seat_1": "person", "seat_2": "bot"}
+    dealt = client.post("/play/new/", data).content.decode()
+    links = re.findall(r'href="(/play/\d+/\?seat=[^"]+)" class="button"', dealt)
+    assert len(links) == 1 and "seat-link-" not in dealt  # one link: the device's
+    game = Game.objects.get()
+    assert game.hot_seat
+    device = Client()
+    token = links[0].split("seat=")[1]
+    cover = device.get(links[0]).content.decode()
+    assert "Pass the device to P1" in cover and "Your hand" not in cover
+    html = device.get(links[0] + "&reveal=0").content.decode()
+    assert "Game " in html and "P1 (you)" in html and "Your hand (8)" in html
+    first_hand = re.search(r'data-testid="hand">(.*?)</section>', html, re.S)
+    # P1 plays on until the turn passes: the answer is then the cover for P2.
+    for _ in range(100):
+        options = buttons(html)
+        wanted = [m for m, text in options if text in ("Fight", "Run away", "Loot the room")]
+        chosen = next(iter(wanted), options[-1][0])
+        answer = device.post(
+            f"/play/{game.pk}/move/",
+            {"seat": token, "as": "0", "move": json.dumps(chosen)},
+            follow=True,
+        )
+        html = answer.content.decode()
+        if "Pass the device to P2" in html:
+            break
+        assert "P1 (you)" in html, html[:3000]
+    assert "Pass the device to P2" in html and "Your hand" not in html
+    second = device.get(links[0] + "&reveal=1").content.decode()
+    assert "P2 (you)" in second
+    second_hand = re.search(r'data-testid="hand">(.*?)</section>', second, re.S)
+    assert first_hand and second_hand and first_hand.group(1) != second_hand.group(1)
+    # Out of turn: P1 takes the device back behind the cover, by the link for P1.
+    assert "Pass the device to P1" in device.get(links[0] + "&as=0").content.decode()
+    # A bot's seat or a seat that does not exist is not played from the device.
+    before = list(Game.objects.get().moves)
+    for bad in ("2", "9", "x"):
+        move = {"seat": token, "as": bad, "move": json.dumps({"kick_door": True})}
+        page = device.post(f"/play/{game.pk}/move/", move, follow=True).content.decode()
+        assert f"Refused: as: &#x27;{bad}&#x27; is not a person seat of this game." in page
+    assert Game.objects.get().moves == before
+
+
+def test_hot_seat_needs_two_people_and_a_seat_link_plays_only_its_seat(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    pack = make_pack(alice)
+    data = {"pack": pack.pk, "seat_0": "person", "seat_1": "bot", "hot_seat": "on"}
+    answer = client.post("/play/new/", data).content.decode()
+    assert "hot-seat mode passes one device between people: seat two or more" in answer
+    assert Game.objects.count() == 0
+    links = deal(client, pack.pk, ["person", "person"], seed=2)
+    second = links[1].split("seat=")[1]
+    game = Game.objects.get()
+    # Without hot seat, `as` changes nothing: the link plays its own seat only.
+    move = {"seat": second, "as": "0", "move": json.dumps({"kick_door": True})}
+    answer = client.post(f"/play/{game.pk}/move/", move, follow=True).content.decode()
+    assert "only on your own turn, and it is P1&#x27;s turn" in answer
+    assert "P2 (you)" in client.get(links[1] + "&as=0").content.decode()

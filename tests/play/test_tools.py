@@ -239,3 +239,26 @@ def test_the_table_page_has_the_tools_and_says_what_they_did(
     assert "Not saved: choose one of your cards" in answer.content.decode()
     assert CardScenario.objects.count() == 1
     assert browser.post(f"/play/{game['id']}/undo/", {"seat": "guess"}).status_code == 404
+
+
+def test_a_hot_seat_game_through_the_api(client: APIClient, pack: Pack) -> None:
+    body: dict[str, Any] = {"pack": pack.pk, "seats": [{"kind": "person"}, {"kind": "bot"}]}
+    answer = error(client.post(GAMES, {**body, "hot_seat": True}, format="json"), 400)
+    assert answer["errors"] == [
+        {
+            "path": "seats",
+            "message": "hot-seat mode passes one device between people: seat two or more",
+        }
+    ]
+    error(client.post(GAMES, {**body, "hot_seat": "maybe"}, format="json"), 400)
+    assert Game.objects.count() == 0
+    body["seats"] = [{"kind": "person"}, {"kind": "person"}]
+    made = client.post(GAMES, {**body, "hot_seat": True}, format="json")
+    assert made.status_code == 201 and Game.objects.get().hot_seat
+    # Through the API each token still opens its own seat only.
+    game = made.json()
+    assert error(move(client, game, 1, {"kick_door": True}), 400)["code"] == "refused"
+    # In hot-seat mode any person seat may undo: they share the device.
+    assert move(client, game, 0, {"kick_door": True}).status_code == 200
+    assert tool(client, game, 1, "undo").status_code == 200
+    assert Game.objects.get().moves == []
