@@ -48,10 +48,10 @@ typecheck: setup
 	$(BIN)/mypy .
 
 pytest: setup
-	$(BIN)/pytest -n $(WORKERS) -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup -m "not slow" $(PYTEST_ARGS)
 
 pytest-slow: setup
-	$(BIN)/pytest -n $(WORKERS) -m slow $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup -m slow $(PYTEST_ARGS)
 
 catalog: setup ## load (or refresh) the catalog from fixtures/sets/
 	$(PY) manage.py migrate --no-input

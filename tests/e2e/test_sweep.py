@@ -40,7 +40,8 @@ from prints.models import JobStatus, ProxyJob
 from tests.factories import monster_document
 from validator.engine import parse_card
 
-pytestmark = [pytest.mark.e2e]
+# One worker builds the site of this module once (--dist loadgroup keeps its tests together).
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("sweep")]
 
 REPO = Path(__file__).resolve().parents[2]
 AXE = Path(__file__).with_name("vendor") / "axe.min.js"

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 
 from tests.conftest import FIXTURE_SETS
+from tests.schema_check import schema_problems
 from validator.engine import ENGINE_VERSION
 from validator.engine import pack as pack_module
 from validator.engine.cards import CardBase, SetDocument, dump_card, load_set_file, read_yaml
@@ -566,12 +567,11 @@ def test_the_schema_accepts_a_built_pack_and_rejects_a_broken_one(
     built: dict[str, Any], data: dict[str, Any]
 ) -> None:
     jsonschema.Draft202012Validator.check_schema(pack_json_schema())
-    validator = jsonschema.Draft202012Validator(pack_json_schema())
-    assert [e.message for e in validator.iter_errors(built)] == []
+    assert schema_problems(pack_json_schema(), built) == []
     data["sets"][0]["cards"][0]["levle"] = 3
     data["decks"]["door"][0]["copies"] = 0
     del data["sha256"]
-    problems = sorted(e.json_path for e in validator.iter_errors(data))
+    problems = sorted(p.split(":")[0] for p in schema_problems(pack_json_schema(), data))
     assert "$" in problems  # sha256 is required
     assert "$.decks.door[0].copies" in problems
     assert any(p.startswith("$.sets[0].cards[0]") for p in problems)

@@ -4,20 +4,41 @@ from pathlib import Path
 import pytest
 
 from validator.mutants.cli import main
-from validator.mutants.operators import mutants_of_module
+from validator.mutants.operators import RULES_MODULES, mutants_of_module, rules_mutants
 from validator.mutants.report import Explanation, Figures, SurvivorsFileError, load_explanations
-from validator.mutants.runner import Outcome
+from validator.mutants.runner import Outcome, run_mutants
+from validator.mutants.suite import Reach, Suite
+
+# One worker judges the unmutated engine once for every test that needs it (make test runs
+# pytest-xdist with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("mutation-baseline")
 
 CI_SAMPLE = Path(__file__).with_name("ci_sample.txt")
 
 
-def test_a_fixed_sample_of_mutants_stays_killed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """CI's share of the mutation run: 12 mutants a full run killed, each planted again and
-    judged: a validator that grew weaker lets one live and fails this."""
+def _ci_sample() -> list[str]:
     ids = [line for line in CI_SAMPLE.read_text().splitlines() if line and line[0] != "#"]
     assert len(ids) == 12
+    return ids
+
+
+def test_a_fixed_sample_of_mutants_stays_killed(judged: tuple[Suite, Reach]) -> None:
+    """CI's share of the mutation run: 12 mutants a full run killed, each planted again and
+    judged on the baseline the other mutation tests share: a validator that grew weaker lets
+    one live and fails this."""
+    suite, reach = judged
+    known = {m.id: m for m in rules_mutants(RULES_MODULES)}
+    outcomes = run_mutants([known[i] for i in _ci_sample()], suite, reach, workers=1, timeout=120)
+    assert [(o.mutant.id, o.status) for o in outcomes if o.status != "killed"] == []
+
+
+@pytest.mark.slow
+def test_the_command_judges_the_fixed_sample_from_scratch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same sample through the command line, which judges the unmutated engine itself and
+    writes its report: the path `make mutants` takes."""
+    ids = _ci_sample()
     report = tmp_path / "report.json"
     arguments = [f"--mutant={mutant_id}" for mutant_id in ids]
     status = main([*arguments, "--no-progress", "--json", str(report)])

@@ -8,6 +8,10 @@ from validator.mutants.planting import PlantingError, plant
 from validator.mutants.runner import run_mutants
 from validator.mutants.suite import FIXTURES, Reach, Suite
 
+# One worker judges the unmutated engine once for every test that needs it (make test runs
+# pytest-xdist with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("mutation-baseline")
+
 
 def _escape_mutant() -> Mutant:
     source = module_source("runaway")

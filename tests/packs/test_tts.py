@@ -34,6 +34,9 @@ from validator.engine import (
     render_text,
 )
 
+# One worker exports the core set once (make test runs pytest-xdist with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("tts-core-export")
+
 SCHEMA = json.loads(
     (Path(__file__).parent / "schemas" / "tts-saved-object.schema.json").read_text("utf-8")
 )

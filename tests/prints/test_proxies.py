@@ -49,6 +49,10 @@ from prints.sheets import (
 from tests.factories import monster_document
 from validator.engine import CardBase, SetDocument, document_hash, dump_card, parse_card
 
+# One worker renders each face once into the session's face cache (make test runs
+# pytest-xdist with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("proxy-faces")
+
 PT_PER_MM = 72 / 25.4
 TOLERANCE_MM = 0.1
 REFERENCES = Path(__file__).resolve().parent / "references"
