@@ -220,3 +220,137 @@ def test_a_game_saved_as_a_scenario_replays_to_the_same_end(
     assert result.values["levels"] == {p.name: p.level for p in table.game.players}
     if table.over:
         assert document["expect"]["winner"] == table.game.winner.name  # type: ignore[union-attr]
+
+
+def rig(
+    table: Table,
+    *,
+    door: str | None = None,
+    hand: dict[int, list[str]] | None = None,
+    character: dict[int, list[str]] | None = None,
+) -> Table:
+    """Set a freshly dealt table as a scenario would: a card on top of the Door deck, cards
+    taken from the decks into hands or put in play as race or class."""
+    game = table.game
+
+    def take(name: str) -> Any:
+        for pile in (game.door_deck, game.treasure_deck):
+            for card in pile:
+                if card.name == name:
+                    pile.remove(card)
+                    return card
+        raise AssertionError(f"no {name} left in the decks")
+
+    for seat, names in (hand or {}).items():
+        game.players[seat].hand.extend(take(n) for n in names)
+    for seat, names in (character or {}).items():
+        game.players[seat].character.extend(take(n) for n in names)
+    if door is not None:
+        game.door_deck.insert(0, take(door))
+    return table
+
+
+def uid_of(cards: Any, name: str) -> int:
+    return next(c.uid for c in cards if c.name == name)
+
+
+def test_items_are_unequipped_and_given_away_outside_combat(core_library: CardLibrary) -> None:
+    table = rig(
+        new_table(cards(core_library), seats=["person", "person"], seed=12),
+        hand={0: ["Boots of Butt-Kicking"]},
+    )
+    boots = uid_of(table.game.players[0].hand, "Boots of Butt-Kicking")
+    table = apply_move(table, 0, {"play": boots})
+    assert {"unequip": boots} in legal_moves(table, 0)
+    assert {"give": [boots], "to": "P2"} in legal_moves(table, 0)
+    carried = apply_move(table, 0, {"unequip": boots})
+    # Unequipped, an item stays on the table, carried (the rulebook's carried items).
+    assert [c.uid for c in carried.game.players[0].carried] == [boots]
+    assert carried.game.players[0].equipped == []
+    given = apply_move(table, 0, {"give": [boots], "to": "P2"})
+    assert boots in {c.uid for c in given.game.players[1].in_play()}
+    assert boots not in {c.uid for c in given.game.players[0].in_play()}
+    assert "P1 gives Boots of Butt-Kicking to P2" in given.game.log
+    before = state(table)
+    for bad, words in (
+        ({"give": [boots], "to": "P1"}, "cannot trade with themselves"),
+        ({"give": [boots], "to": "P9"}, "no player named 'P9'"),
+        ({"give": [boots]}, "give.to: name the player"),
+        ({"give": [], "to": "P2"}, "a list of 1 to 60"),
+        ({"unequip": 999999}, "has no card #999999 in play"),
+    ):
+        with pytest.raises(RuleViolation, match=words):
+            apply_move(table, 0, bad)
+    hand_card = table.game.players[0].hand[0].uid
+    with pytest.raises(MoveError, match="in play"):
+        apply_move(table, 0, {"give": [hand_card], "to": "P2"})
+    assert state(table) == before
+
+
+def test_a_race_or_class_is_discarded_at_will(core_library: CardLibrary) -> None:
+    table = rig(
+        new_table(cards(core_library), seats=["person", "bot"], seed=13), character={0: ["Elf"]}
+    )
+    elf = uid_of(table.game.players[0].character, "Elf")
+    assert {"discard_card": elf} in legal_moves(table, 0)
+    after = apply_move(table, 0, {"discard_card": elf})
+    assert after.game.players[0].character == []
+    assert elf in {c.uid for c in after.game.door_discard}
+
+
+def test_walk_past_bribe_and_chase_away_the_monsters_that_allow_it(
+    core_library: CardLibrary,
+) -> None:
+    seats = ["person", "person"]
+    # Stoned Golem: anyone but a Halfling may walk past it, without its reward.
+    table = rig(new_table(cards(core_library), seats=seats, seed=14), door="Stoned Golem")
+    table = apply_move(table, 0, {"kick_door": True})
+    assert {"decline": "Stoned Golem"} in legal_moves(table, 0)
+    assert not any("decline" in m for m in legal_moves(table, 1))  # not the fighter
+    walked = apply_move(table, 0, {"decline": "Stoned Golem"})
+    assert walked.game.combat is None and walked.game.players[0].level == 1
+    with pytest.raises(RuleViolation, match="not a monster in the fight"):
+        apply_move(table, 0, {"decline": "Floating Nose"})
+    with pytest.raises(RuleViolation, match="only during a combat"):
+        apply_move(walked, 0, {"decline": "Stoned Golem"})
+
+    # Floating Nose takes an item worth 200 Gold or more instead of a fight.
+    table = rig(
+        new_table(cards(core_library), seats=seats, seed=15),
+        door="Floating Nose",
+        hand={0: ["Boots of Butt-Kicking"]},  # 400 Gold
+    )
+    boots = uid_of(table.game.players[0].hand, "Boots of Butt-Kicking")
+    table = apply_move(table, 0, {"kick_door": True})
+    bribe = {"bribe": boots, "on": "Floating Nose"}
+    assert bribe in legal_moves(table, 0)
+    bribed = apply_move(table, 0, bribe)
+    assert bribed.game.combat is None and boots in {c.uid for c in bribed.game.treasure_discard}
+
+    # Wannabe Vampire flees from a Cleric.
+    table = rig(
+        new_table(cards(core_library), seats=seats, seed=16),
+        door="Wannabe Vampire",
+        character={0: ["Cleric"]},
+    )
+    table = apply_move(table, 0, {"kick_door": True})
+    assert {"chase": "Wannabe Vampire"} in legal_moves(table, 0)
+    chased = apply_move(table, 0, {"chase": "Wannabe Vampire"})
+    assert chased.game.combat is None
+
+
+def test_new_moves_become_the_runner_s_scenario_steps(core_library: CardLibrary) -> None:
+    from validator.engine import table_scenario
+
+    table = rig(
+        new_table(cards(core_library), seats=["person", "person"], seed=12),
+        hand={0: ["Boots of Butt-Kicking"]},
+    )
+    boots = uid_of(table.game.players[0].hand, "Boots of Butt-Kicking")
+    for made in ({"play": boots}, {"unequip": boots}, {"give": [boots], "to": "P2"}):
+        table = apply_move(table, 0, made)
+    document = table_scenario(table, name="gift")
+    assert document["steps"][-2:] == [
+        {"unequip": "Boots of Butt-Kicking", "by": "P1"},
+        {"give": ["Boots of Butt-Kicking"], "by": "P1", "to": "P2"},
+    ]

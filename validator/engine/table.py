@@ -12,6 +12,9 @@ may hold two copies of one card:
     {"sell": [17, 23]}                  {"use": 4, "ability": "berserking", "discard": [9]}
     {"sacrifice": 12}                   {"ask_for_help": "P2", "treasures": 1}
     {"help": true}  {"refuse_help": true}   {"resolve": true}  {"charity": 17}  {"end_turn": true}
+    {"unequip": 17}                     {"give": [17], "to": "P2"}      {"discard_card": 4}
+    {"decline": "Floating Nose"}        {"bribe": 17, "on": "Ghoulfiends"}
+    {"chase": "Wannabe Vampire"}        {"join": 31}
 
 `on` names a player or a monster in the fight, as in scenarios. `legal_moves` lists what the
 rules allow a seat right now: each listed move has been applied to a copy of the state, so it
@@ -31,13 +34,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from validator.engine import abilities, turn
+from validator.engine import abilities, combat_specials, turn
 from validator.engine import game as bots
 from validator.engine.cards import (
     AddMonster,
+    Bribe,
     CardBase,
+    ChaseAway,
     CurseCard,
     LevelCard,
+    MayDecline,
     MonsterCard,
     MonsterEnhancerCard,
     OneShotCard,
@@ -88,12 +94,21 @@ MOVE_VERBS = (
     "resolve",
     "charity",
     "end_turn",
+    "unequip",
+    "give",
+    "discard_card",
+    "decline",
+    "bribe",
+    "chase",
+    "join",
 )
 # The arguments each verb takes besides its own key.
 _ARGUMENTS: dict[str, frozenset[str]] = {
     "play": frozenset({"on", "with"}),
     "use": frozenset({"ability", "discard", "on"}),
     "ask_for_help": frozenset({"treasures"}),
+    "give": frozenset({"to"}),
+    "bribe": frozenset({"on"}),
 }
 MAX_LIST = 60  # cards named by one move (sell, discard): a hand never holds more
 
@@ -350,10 +365,26 @@ def _validate(move: object) -> tuple[str, Move]:
     if extra:
         raise MoveError(f"{verb}: unknown argument {sorted(extra)[0]!r}")
     value = move[verb]
-    if verb in ("look_for_trouble", "play", "equip", "sacrifice", "charity", "use"):
+    if verb in (
+        "look_for_trouble",
+        "play",
+        "equip",
+        "sacrifice",
+        "charity",
+        "use",
+        "unequip",
+        "discard_card",
+        "bribe",
+        "join",
+    ):
         _uid(value, verb)
-    elif verb == "sell":
+    elif verb in ("sell", "give"):
         _uids(value, verb)
+        if verb == "give" and (not isinstance(move.get("to"), str) or len(move["to"]) > 40):
+            raise MoveError('give.to: name the player who receives, such as "P2"')
+    elif verb in ("decline", "chase"):
+        if not isinstance(value, str) or not value or len(value) > 200:
+            raise MoveError(f"{verb}: the name of a monster in the fight")
     elif verb == "ask_for_help":
         if not isinstance(value, str) or len(value) > 40:
             raise MoveError('ask_for_help: name the player asked, such as "P2"')
@@ -527,6 +558,25 @@ def _apply(table: Table, seat: int, move: Move) -> None:
         give_charity(game, player, _card(player, move["charity"], "hand"))
     elif "end_turn" in move:
         turn.end_turn(game)
+    elif "unequip" in move:
+        turn.unequip(game, player, _card(player, move["unequip"], "table"))
+    elif "give" in move:
+        # A gift: taking something back would need the receiver's consent, which the table
+        # cannot ask for yet.
+        given = [_card(player, uid, "table") for uid in move["give"]]
+        turn.trade(game, player, _player(game, move["to"]), given)
+        game.note(f"{player.name} gives {', '.join(c.name for c in given)} to {move['to']}")
+    elif "discard_card" in move:
+        abilities.discard_character_card(game, player, _card(player, move["discard_card"], "table"))
+    elif "decline" in move:
+        combat_specials.decline(game, player, _monster(game, move["decline"]))
+    elif "bribe" in move:
+        item = _card(player, move["bribe"])
+        combat_specials.bribe(game, player, item, _monster(game, move.get("on")))
+    elif "chase" in move:
+        combat_specials.chase_away(game, player, _monster(game, move["chase"]))
+    elif "join" in move:
+        turn.join_monster(game, player, _card(player, move["join"], "hand"))
     table.log.append((seat, dict(move)))
     if game.combat is not combat_before:
         table.asked_before = set()
@@ -576,6 +626,17 @@ def give_charity(game: Game, player: Player, card: CardInstance) -> None:
     finally:
         game.chooser = chooser
     game.note(f"{player.name} gives a card away as charity")
+
+
+def _monster(game: Game, name: str | None) -> str | None:
+    """A monster of the fight by name (None: the only one), or MoveError."""
+    if game.combat is None:
+        raise RuleViolation("only during a combat")
+    if name is not None and not any(
+        m.name.casefold() == name.casefold() for m in game.combat.monsters
+    ):
+        raise MoveError(f"{name!r} is not a monster in the fight")
+    return name
 
 
 def _player(game: Game, name: str) -> Player:
@@ -660,6 +721,25 @@ def _candidates(table: Table, seat: int) -> list[Move]:
             moves.append({"play": card.uid})
     if combat is None:
         moves += [{"equip": c.uid} for c in player.carried if is_item(c.card)]
+        moves += [{"unequip": c.uid} for c in player.equipped]
+        others = [p.name for p in game.others(player) if not p.dead]
+        gifts = [*player.items, *(f for f in player.followers if f.kind == "sidekick")]
+        moves += [{"give": [c.uid], "to": name} for c in gifts for name in others]
+    moves += [{"discard_card": c.uid} for c in player.character]
+    if combat is not None:
+        for m in combat.monsters:
+            definition = m.monster
+            if player is combat.fighter and effects_of(definition, MayDecline):
+                moves.append({"decline": m.name})
+            if player is combat.fighter and effects_of(definition, Bribe):
+                moves += [
+                    {"bribe": c.uid, "on": m.name}
+                    for c in [*player.hand, *player.items]
+                    if is_item(c.card)
+                ]
+            if player in combat.side and effects_of(definition, ChaseAway):
+                moves.append({"chase": m.name})
+        moves += [{"join": c.uid} for c in player.hand if isinstance(c.card, MonsterCard)]
     if active and combat is None:
         sale = _sale(player)
         if sale:
@@ -908,6 +988,14 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
         return text + (f", discarding {', '.join(map(name, paid))}" if paid else "")
     if "sell" in move:
         return "Sell " + ", ".join(map(name, move["sell"]))
+    if "give" in move:
+        return f"Give {', '.join(map(name, move['give']))} to {move.get('to')}"
+    if "bribe" in move:
+        return f"Bribe {move.get('on') or 'the monster'} with {name(move['bribe'])}"
+    if "decline" in move:
+        return f"Walk past {move['decline']} (no reward)"
+    if "chase" in move:
+        return f"Chase {move['chase']} away"
     if "ask_for_help" in move:
         return (
             f"Ask {move['ask_for_help']} for help, offering {move.get('treasures', 0)} Treasure(s)"
@@ -922,6 +1010,9 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
         ("equip", "Equip"),
         ("sacrifice", "Sacrifice"),
         ("charity", "Give as charity"),
+        ("unequip", "Unequip"),
+        ("discard_card", "Discard"),
+        ("join", "Send into the fight (it joins by its kind)"),
     ):
         if verb in move:
             return f"{words} {name(move[verb])}"
@@ -1034,9 +1125,27 @@ def _scenario_step(move: Move, by: str, ref: Any, offered: int) -> dict[str, Any
         return None
     if "sell" in move:
         return {"sell": [ref(uid) for uid in move["sell"]], "by": by}
-    for verb in ("look_for_trouble", "equip", "sacrifice", "charity"):
+    for verb in (
+        "look_for_trouble",
+        "equip",
+        "sacrifice",
+        "charity",
+        "unequip",
+        "discard_card",
+        "join",
+    ):
         if verb in move:
             return {verb: ref(move[verb]), "by": by}
+    if "give" in move:
+        return {"give": [ref(uid) for uid in move["give"]], "by": by, "to": move["to"]}
+    if "bribe" in move:
+        step = {"bribe": ref(move["bribe"]), "by": by}
+        if move.get("on"):
+            step["on"] = move["on"]
+        return step
+    if "decline" in move or "chase" in move:
+        verb = "decline" if "decline" in move else "chase"
+        return {verb: move[verb], "by": by}
     if "kick_door" in move or "loot_room" in move:
         return {next(iter(move)): by}
     if "resolve" in move or "end_turn" in move:
