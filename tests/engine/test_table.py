@@ -251,7 +251,7 @@ def rig(
 
 
 def uid_of(cards: Any, name: str) -> int:
-    return next(c.uid for c in cards if c.name == name)
+    return int(next(c.uid for c in cards if c.name == name))
 
 
 def test_items_are_unequipped_and_given_away_outside_combat(core_library: CardLibrary) -> None:
