@@ -152,7 +152,7 @@ def test_a_broken_human_default_fails_the_race_card(core_set: SetDocument, mutan
 # Level fought with in place of the user's.
 POWER_SWITCH_CASES = [
     "abilities:use_ability:branch:eba5ceed",
-    "abilities:use_ability:boolean:23b1b2d8",
+    "abilities:use_ability:boolean:c2261c43",
     "abilities:use_ability:number:59438508",
     "abilities:use_ability:compare:680e1085",
     "abilities:use_ability:number:c569c57e",

@@ -345,10 +345,9 @@ def _apply_one(
         result = game.roll(victim)
         face = max(1, min(6, result))
         game.note(f"{victim.name} rolls {result}")
-        for outcome in effect.outcomes:
-            if outcome.min <= face <= outcome.max:
-                return apply_outcomes(game, victim, outcome.effects, source=source, rolled=face)
-        return False
+        # The card parser makes the table cover each face 1 to 6 exactly once.
+        hit = next(outcome for outcome in effect.outcomes if outcome.min <= face <= outcome.max)
+        return apply_outcomes(game, victim, hit.effects, source=source, rolled=face)
     if isinstance(effect, Choose):
         index = game.chooser.option(game, victim, effect.options)
         return apply_outcomes(game, victim, effect.options[index], source=source, rolled=rolled)
