@@ -82,6 +82,7 @@ def test_simulate_refuses_unknown_sets(core_catalog: None) -> None:
         call_command("simulate", "--sets", "munchkin-nope", "--games", "1")
 
 
+@pytest.mark.slow  # a child process that migrates and fills a scratch database of its own
 def test_bench_search_builds_its_own_catalog_and_reports_percentiles(tmp_path: Path) -> None:
     # A subprocess: the benchmark makes and drops its own scratch database, which must not
     # happen inside the test database of this session.
