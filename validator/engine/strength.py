@@ -150,7 +150,7 @@ def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
             strength += item.bonus
             if fitted:
                 strength += sum(e.bonus for e in fitted.get(item.uid, ()))
-            extra = effects_of(item.card, Strength)
+            extra = item.effects_by_type.get(Strength)
             if extra:
                 strength += _strength_effects(game, combat, player, extra)
         for follower in player.followers:
@@ -190,8 +190,6 @@ def _strength_effects(
 
 def _multiplier(game: Game, combat: Combat, player: Player, effect: Strength) -> int:
     per = effect.per
-    if per is None:
-        return 1
     if isinstance(per, PlayersOnSide):
         return sum(1 for p in combat.side if holds(per.players_on_side, p, game, combat))
     if per == "monster":
