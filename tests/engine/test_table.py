@@ -354,3 +354,16 @@ def test_new_moves_become_the_runner_s_scenario_steps(core_library: CardLibrary)
         {"unequip": "Boots of Butt-Kicking", "by": "P1"},
         {"give": ["Boots of Butt-Kicking"], "by": "P1", "to": "P2"},
     ]
+
+
+def test_trading_treasures_after_an_extra_big_item_was_passed_on(
+    core_library: CardLibrary,
+) -> None:
+    """Found by the API's 200 random games: a Thief meets a monster that makes them trade two
+    Treasures from anywhere (Tongue Demon's kind); trading the first passed an extra Big item on
+    to another player (the rulebook: who cannot carry a Big item gives it away), and the
+    engine then tried to discard that item too. The game now plays on to its end."""
+    seats = ["person", "person", "bot"]
+    table = play_randomly(new_table(cards(core_library), seats=seats, seed=116), random.Random(116))
+    assert table.over and table.winners
+    assert any("gives the extra Big item" in line for line in table.game.log)

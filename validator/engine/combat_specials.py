@@ -60,6 +60,10 @@ def _trade_treasures(game: Game, player: Player, count: int, where: str = "hand"
     if len(traded) != count:
         return
     for card in traded:
+        if card not in player.hand and card not in list(player.in_play()):
+            # Gone with an earlier one: losing it may pass an extra Big item on to another
+            # player (enforce_big_limit), who keeps it.
+            continue
         take_card(game, player, card)
         game.discard(card)
     for _ in range(count):
