@@ -333,12 +333,33 @@ class GameMoves(PlayView):
         return Response(selectors.game_state(game=game, seat=seat.index, table=table))
 
 
+LOG_SEAT_PARAMETER = OpenApiParameter(
+    "seat",
+    str,
+    required=False,
+    description="a seat's secret token: needed when a set of the game is not public",
+)
+
+
 class GameLog(PlayView):
-    @extend_schema(responses={200: LogOutput, 404: ErrorOutput, 409: ErrorOutput})
+    @extend_schema(
+        parameters=[LOG_SEAT_PARAMETER],
+        responses={200: LogOutput, 403: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput},
+    )
     def get(self, request: Request, game_id: int) -> Response:
         """Every move made, by seat, and the game's log in words (what the table showed;
-        no hand is in it)."""
+        no hand is in it). Anyone may read it when every set of the game is public; else
+        only a seat of the game (`?seat=TOKEN`; 403 otherwise): the cards of a private set
+        are not listed to others."""
         game = _game(game_id)
+        token = request.query_params.get("seat")
+        if token:
+            game = _seat(game_id, token).game
+        elif not selectors.game_is_public(game=game):
+            raise PermissionDenied(
+                "a set of this game is not public: give a seat's token (?seat=TOKEN) to read "
+                "its log"
+            )
         try:
             return Response(selectors.game_log(game=game))
         except selectors.GameBroken as exc:

@@ -8,8 +8,12 @@ from collections import OrderedDict
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.urls import reverse
 
-from catalog.models import Card
+from catalog.faces import face_key
+from catalog.models import Card, CardSet
+from catalog.permissions import is_public
+from catalog.selectors import visible_sets
 from packs.models import Pack
 from play.models import Game, Seat
 from validator.engine import (
@@ -124,6 +128,16 @@ def game_sets(*, game: Game) -> list[str]:
     return sorted({code for code, _ in pack_cards(pack=game.pack)})
 
 
+def game_is_public(*, game: Game) -> bool:
+    """Whether anyone may read the game's log without a seat: only when every set its cards
+    come from is one anyone may see (official or public, not deleted). A game dealt from a
+    private set, or from one that is gone, stays playable by its seats, but its cards are not
+    listed to others."""
+    codes = game_sets(game=game)
+    sets = list(CardSet.objects.filter(code__in=codes))
+    return len(sets) == len(codes) and all(is_public(s) for s in sets)
+
+
 def log_lines(*, game: Game, table: Table) -> list[str]:
     """The log in words: the engine's, with the game's notes (undo, restart) in place."""
     lines = list(table.game.log)
@@ -173,3 +187,38 @@ def scenario_cards(*, game: Game, actor: User | AnonymousUser) -> list[Card]:
     if not actor.is_staff:
         cards = cards.filter(card_set__owner=actor, card_set__official=False)
     return list(cards.order_by("card_set__code", "name")[:500])
+
+
+def shown_cards(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every card a seat's view shows (its hand, what is in play, the fight, the discards)."""
+    cards: list[dict[str, Any]] = list(state.get("hand") or [])
+    for player in state["players"]:
+        for pile in ("character", "equipped", "carried", "followers", "curses"):
+            cards += player[pile]
+    combat = state.get("combat")
+    if combat:
+        for monster in combat["monsters"]:
+            cards += [monster["card"], *monster["enhancers"]]
+        cards += combat["one_shots"]
+    cards += state["decks"]["door_discard"] + state["decks"]["treasure_discard"]
+    return cards
+
+
+def add_faces(*, cards: list[dict[str, Any]], viewer: User | AnonymousUser) -> None:
+    """Give each card of a view its face's address (`face`), when the viewer may see the
+    catalog card of that set and name; the others keep their name alone (a game dealt from
+    a set the viewer cannot open is still played, by names)."""
+    wanted = {(c["set"], c["name"]) for c in cards}
+    codes = {code for code, _ in wanted}
+    found: dict[tuple[str, str], str] = {}
+    rows = Card.objects.filter(
+        card_set__in=visible_sets(viewer=viewer), card_set__code__in=codes
+    ).select_related("card_set")
+    for row in rows:
+        key = (row.card_set.code, row.name)
+        if key in wanted and key not in found:
+            found[key] = reverse(
+                "prints:card_face", kwargs={"card_id": row.pk, "digest": face_key(row)}
+            )
+    for shown in cards:
+        shown["face"] = found.get((shown["set"], shown["name"]), "")

@@ -144,6 +144,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "play/cover.html", cover)
     for move in moves:
         move["json"] = json.dumps(move["move"], sort_keys=True)
+    selectors.add_faces(cards=selectors.shown_cards(state), viewer=request.user)
     me = state["players"][acting]
     combat = state["combat"]
     people = [s.index for s in game.seats.all() if s.kind == "person"]

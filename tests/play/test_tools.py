@@ -36,19 +36,40 @@ def pack(alice: User) -> Pack:
     return make_pack(alice)
 
 
+def log_of(client: APIClient, game: dict[str, Any]) -> dict[str, Any]:
+    answer = client.get(f"{GAMES}{game['id']}/log/", {"seat": game["seats"][0]["token"]})
+    assert answer.status_code == 200, answer.content
+    body: dict[str, Any] = answer.json()
+    return body
+
+
 def tool(client: APIClient, game: dict[str, Any], seat: int, name: str) -> Any:
     body = {"seat": game["seats"][seat]["token"]}
     return client.post(f"{GAMES}{game['id']}/{name}/", body, format="json")
 
 
+ONWARD = ("Fight", "Run away", "Kick open the door", "Loot the room", "End the turn")
+
+
+def onward(listed: list[dict[str, Any]]) -> dict[str, Any]:
+    """The move that takes the game on (a turn's steps), else the first listed."""
+    for text in ONWARD:
+        for entry in listed:
+            if entry["text"] == text:
+                chosen: dict[str, Any] = entry["move"]
+                return chosen
+    first: dict[str, Any] = listed[0]["move"]
+    return first
+
+
 def play_until_bots_moved(client: APIClient, game: dict[str, Any]) -> list[dict[str, Any]]:
-    """Seat 0 plays its first listed move until a move of its is followed by bots' moves;
+    """Seat 0 plays on (`onward`) until a move of its is followed by bots' moves;
     returns the log before that move."""
     for _ in range(200):
-        before: list[dict[str, Any]] = client.get(f"{GAMES}{game['id']}/log/").json()["moves"]
-        chosen = moves(client, game, 0)[0]["move"]
+        before: list[dict[str, Any]] = log_of(client, game)["moves"]
+        chosen = onward(moves(client, game, 0))
         assert move(client, game, 0, chosen).status_code == 200
-        after = client.get(f"{GAMES}{game['id']}/log/").json()["moves"]
+        after = log_of(client, game)["moves"]
         if len(after) > len(before) + 1:
             return before
     raise AssertionError("the bot never moved")
@@ -60,11 +81,11 @@ def test_undo_takes_back_the_last_persons_move_and_the_bots_after_it(
     game = deal(client, pack, ["person", "bot"], seed=3)
     dealt = state(client, game, 0)
     before = play_until_bots_moved(client, game)
-    made = len(client.get(f"{GAMES}{game['id']}/log/").json()["moves"])
+    made = len(log_of(client, game)["moves"])
     undone = tool(client, game, 0, "undo")
     assert undone.status_code == 200, undone.content
     # The log is cut at the person's move: the bots' moves after it go too.
-    log = client.get(f"{GAMES}{game['id']}/log/").json()
+    log = log_of(client, game)
     assert log["moves"] == before
     assert undone.json()["moves_made"] == len(before) < made - 1
     last = log["lines"][-1]
@@ -138,7 +159,7 @@ def test_save_as_scenario_writes_a_file_the_scenario_command_passes(
     game = deal_sets(client, ["munchkin-core", "alice-ogres"], seed=6)
     play_until_bots_moved(client, game)
     for _ in range(3):
-        assert move(client, game, 0, moves(client, game, 0)[0]["move"]).status_code == 200
+        assert move(client, game, 0, onward(moves(client, game, 0))).status_code == 200
     made = state(client, game, 0)["moves_made"]
     body = {"seat": game["seats"][0]["token"], "card": her_card.pk, "name": "Ogre playtest"}
     answer = client.post(f"{GAMES}{game['id']}/scenario/", body, format="json")
