@@ -158,7 +158,7 @@ def _draw_rewards(game: Game, combat: Combat, count: int) -> None:
     combat.treasures_face_up = combat.helper is not None
     face = "face up" if combat.treasures_face_up else "face down"
     game.note(f"{combat.fighter.name} draws {len(drawn)} Treasure(s) {face}")
-    share = min(combat.helper_treasures, len(drawn)) if combat.helper is not None else 0
+    share = min(combat.helper_treasures, len(drawn))  # helper_treasures is 0 with no helper
     order = drawn if combat.helper_picks_first else list(reversed(drawn))
     for index, card in enumerate(order):
         receiver = combat.helper if index < share and combat.helper is not None else combat.fighter
