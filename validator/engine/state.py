@@ -84,6 +84,9 @@ class CardInstance:
     not_usable_by: Any = field(init=False)
 
     timing: str = field(init=False)
+    # The card's top-level effects by type, each under its class and every class it derives
+    # from: effects_of's answers, read without a call where the engine asks most often.
+    effects_by_type: dict[type[Any], tuple[Any, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
         static = _static_fields(self.card)
@@ -97,7 +100,17 @@ class CardInstance:
         return self
 
 
-_STATIC_NAMES = ("name", "kind", "slot", "big", "bonus", "usable_by", "not_usable_by", "timing")
+_STATIC_NAMES = (
+    "name",
+    "kind",
+    "slot",
+    "big",
+    "bonus",
+    "usable_by",
+    "not_usable_by",
+    "timing",
+    "effects_by_type",
+)
 _STATIC_CACHE: dict[int, tuple[CardBase, tuple[Any, ...]]] = {}
 
 
@@ -107,6 +120,10 @@ def _static_fields(card: CardBase) -> tuple[Any, ...]:
         return hit[1]
     fields = card.__dict__  # the model's own field values: no slow attribute fallback
     bonus = fields.get("bonus")
+    by_type: dict[type[Any], tuple[Any, ...]] = {}
+    for effect in card.effects:
+        for klass in type(effect).__mro__:
+            by_type[klass] = (*by_type.get(klass, ()), effect)
     static = (
         card.name,
         fields["kind"],
@@ -116,6 +133,7 @@ def _static_fields(card: CardBase) -> tuple[Any, ...]:
         fields.get("usable_by"),
         fields.get("not_usable_by"),
         fields.get("timing") or "",
+        by_type,
     )
     _STATIC_CACHE[id(card)] = (card, static)
     return static
@@ -254,7 +272,7 @@ class Player:
         found: list[T] = []
         for pile in (self.character, self.attachments, self.followers, self.curses):
             for source in pile:
-                found += effects_of(source.card, effect_type)
+                found += source.effects_by_type.get(effect_type, ())
         return found
 
     def meta(self, ability: str) -> list[CardInstance]:
@@ -263,7 +281,7 @@ class Player:
         granting = []
         for pile in (self.character, self.attachments, self.followers, self.equipped):
             for card in pile:
-                for effect in effects_of(card.card, MetaAbility):
+                for effect in card.effects_by_type.get(MetaAbility, ()):
                     if effect.ability == ability:
                         granting.append(card)
                         break
