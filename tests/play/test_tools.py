@@ -134,7 +134,11 @@ def test_restart_deals_the_same_cards_to_the_same_seats(client: APIClient, pack:
     assert stored.moves == [] and stored.seed == 5 and stored.seats.count() == 2
     body = error(tool(client, game, 1, "restart"), 400)
     assert "only a person's seat" in body["details"]
-    error(client.post(f"{GAMES}{game['id']}/restart/", {"seat": 7}, format="json"), 403)
+    url = f"{GAMES}{game['id']}/restart/"
+    error(client.post(url, {"seat": 7}, format="json"), 403)
+    error(client.post(url, {}, format="json"), 400)
+    error(client.post(url, [], format="json"), 400)
+    assert Game.objects.get(pk=game["id"]).moves == []
 
 
 @pytest.fixture
