@@ -57,8 +57,6 @@ def holds(
 ) -> bool:
     """Whether the condition holds for this player (in this combat, if any). Conditions on the
     monster look at `monster` when given (the one being fled), else at every monster."""
-    combat = combat if combat is not None else game.combat
-    monsters = [monster] if monster is not None else (combat.monsters if combat else [])
     if isinstance(condition, AxisCondition):
         return player.has_trait(condition.axis, condition.trait())
     if isinstance(condition, SexIs):
@@ -76,6 +74,9 @@ def holds(
         return any(c.kind == condition.has_in_play for c in player.in_play())
     if isinstance(condition, InPlayAnywhere):
         return any(c.kind == condition.in_play_anywhere for p in game.players for c in p.in_play())
+    # The fight is looked up only for the conditions about it (most are about the player).
+    combat = combat if combat is not None else game.combat
+    monsters = [monster] if monster is not None else (combat.monsters if combat else [])
     if isinstance(condition, MonsterTagged):
         return any(condition.monster_tag in m.monster.tags for m in monsters)
     if isinstance(condition, MonsterNamed):
