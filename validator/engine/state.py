@@ -483,12 +483,17 @@ class MonsterInPlay:
     card: CardInstance
     enhancers: list[CardInstance] = field(default_factory=list)
     mate_of: MonsterInPlay | None = None
+    # The card of the monster (a Mate's is the original's), found once: the engine reads the
+    # monster many times a fight. A card instance, which a deep copy of the game shares.
+    _source: CardInstance = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._source = self.mate_of.card if self.mate_of is not None else self.card
+        assert isinstance(self._source.card, MonsterCard)
 
     @property
     def monster(self) -> MonsterCard:
-        source = self.mate_of.card if self.mate_of is not None else self.card
-        assert isinstance(source.card, MonsterCard)
-        return source.card
+        return self._source.card  # type: ignore[return-value]  # a MonsterCard (__post_init__)
 
     @property
     def all_enhancers(self) -> list[CardInstance]:
