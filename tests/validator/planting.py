@@ -9,6 +9,7 @@ from validator.checks import check_card
 from validator.engine import CardBase
 from validator.mutants.operators import mutants_of_module
 from validator.mutants.planting import _function_object, plant
+from validator.mutants.suite import forget_caches
 
 
 @contextmanager
@@ -19,11 +20,15 @@ def planted(mutant_id: str) -> Iterator[None]:
     mutant = next(m for m in mutants_of_module(module) if m.id == mutant_id)
     function = _function_object(importlib.import_module(mutant.module_name), mutant.function)
     original = function.__code__
+    # Memoised values computed by the real code would hide the mutant (and values computed by
+    # the mutant would outlive it): the engine's memo tables are emptied on both sides.
+    forget_caches()
     plant(mutant)
     try:
         yield
     finally:
         function.__code__ = original
+        forget_caches()
 
 
 def assert_planted_bug_fails(card: CardBase, set_code: str, mutant_id: str, check: str) -> None:

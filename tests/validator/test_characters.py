@@ -118,7 +118,7 @@ def test_a_broken_ability_rule_fails_the_class_card(
 TAGGED_ITEM_CASES = [
     ("strength:_multiplier:compare:cbc43b94", "no bonus without an item of its tag"),
     ("strength:_multiplier:branch:0af39b7a", "no bonus without an item of its tag"),
-    ("strength:_multiplier:number:a3da3c48", "for each of two items of its tag"),
+    ("strength:_multiplier:number:5efd28fb", "for each of two items of its tag"),
     ("strength:_multiplier:compare:16f327b4", "for each of two items of its tag"),
 ]
 

@@ -27,6 +27,7 @@ from validator.mutants.suite import (
     WHOLE_GAMES,
     Reach,
     Suite,
+    forget_caches,
     observe,
     scenario_failures,
     validator_failures,
@@ -150,6 +151,9 @@ def _judge_mutant(mutant: Mutant, suite: Suite, reach: Reach) -> Callable[[int],
         except PlantingError as exc:
             _write(pipe, {"error": str(exc)})
             return
+        # Values the parent's engine memoised before the fork were computed by the unmutated
+        # code; kept, they would hide the mutant from every card that reads them.
+        forget_caches()
         for phase in ("validator", "scenarios"):
             if not (cards if phase == "validator" else files):
                 continue
