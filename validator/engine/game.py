@@ -48,7 +48,6 @@ from validator.engine.state import (
     big_allowance,
     effects_of,
     gold_value,
-    is_big,
     is_item,
     item_bonus,
 )
@@ -372,7 +371,7 @@ def arrange(game: Game, player: Player) -> None:
         return
     own_turn = player is game.active_player
     for card in list(player.hand):
-        for how in (_BOT_FACTS.get(card) or _bot_facts(card))[0]:
+        for how in _FACTS[card].ways:
             if how in _ON_OWN_TURN and not own_turn:
                 continue
             try:
@@ -423,7 +422,7 @@ def _arrangements(definition: CardBase) -> tuple[str, ...]:
 
 
 def _play_item(game: Game, player: Player, card: CardInstance) -> None:
-    if is_big(card.card):
+    if card.big:  # is_big of its definition, read once when the card was made
         turn.check_can_hold(player, card)
     turn.play(game, player, card)
 
@@ -451,16 +450,21 @@ def _improve_equipment(game: Game, player: Player) -> None:
 
 
 def _sell(game: Game, player: Player) -> None:
-    priced: list[tuple[int, CardInstance]] = []
+    facts = _FACTS
     total = 0
     for pile in (player.hand, player.carried):
         for card in pile:
-            price = (_BOT_FACTS.get(card) or _bot_facts(card))[1]
+            price = facts[card].price
             if price > 0:
-                priced.append((price, card))
                 total += price
-    if total < 1000:
+    if total < 1000:  # most turns: nothing to sell for a level
         return
+    priced = [
+        (price, card)
+        for pile in (player.hand, player.carried)
+        for card in pile
+        if (price := facts[card].price) > 0
+    ]
     priced.sort(key=lambda pair: pair[0])  # stable: equal prices keep the hand's order
     chosen: list[CardInstance] = []
     value = 0
@@ -488,18 +492,36 @@ def _sale_price(definition: CardBase) -> int:
     return price
 
 
-# What the bots read of a card on every turn (the ways arrange tries, the sale price), by the
-# card itself: a dict keyed by the instance (hashed by identity) answers in one lookup, where the
-# functions above each take a call and a check of the definition's id.
-_BOT_FACTS: dict[CardInstance, tuple[tuple[str, ...], int]] = {}
+class _Facts:
+    """What the bots read of a card again and again, worked out once from its definition."""
+
+    __slots__ = ("boost", "curse", "monster_level", "price", "spoils", "ways")
+
+    def __init__(self, definition: CardBase) -> None:
+        self.ways = _arrangements(definition)  # the ways arrange tries
+        self.price = _sale_price(definition)
+        self.curse = isinstance(definition, CurseCard)
+        # A monster's Level (0 when unknown); None for any other card.
+        self.monster_level = (
+            (definition.level or 0) if isinstance(definition, MonsterCard) else None
+        )
+        # A one-shot that makes the player's side stronger (_boost plays them).
+        self.boost = isinstance(definition, OneShotCard) and (definition.bonus or 0) > 0
+        self.spoils = _strengthens_monsters(definition)  # played on a rival's monster
 
 
-def _bot_facts(card: CardInstance) -> tuple[tuple[str, ...], int]:
-    if len(_BOT_FACTS) >= 100_000:  # instances made for one game only (a check's forced cards)
-        _BOT_FACTS.clear()
-    facts = (_arrangements(card.card), _sale_price(card.card))
-    _BOT_FACTS[card] = facts
-    return facts
+class _FactsByCard(dict[CardInstance, _Facts]):
+    """The facts of each card, by the card itself: a dict keyed by the instance (hashed by
+    identity) answers in one lookup, and works a card's facts out the first time it is asked."""
+
+    def __missing__(self, card: CardInstance) -> _Facts:
+        if len(self) >= 100_000:  # instances made for one game only (a check's forced cards)
+            self.clear()
+        facts = self[card] = _Facts(card.card)
+        return facts
+
+
+_FACTS = _FactsByCard()
 
 
 def gold_value_of(card: CardInstance) -> int:
@@ -507,16 +529,21 @@ def gold_value_of(card: CardInstance) -> int:
 
 
 def leader(game: Game, exclude: Player) -> Player | None:
-    others = [p for p in game.players if p is not exclude and not p.dead]
-    return max(others, key=lambda p: p.level) if others else None
+    """The living rival of the highest Level (the first in seat order among equals)."""
+    best = None
+    for p in game.players:
+        if p is not exclude and not p.dead and (best is None or p.level > best.level):
+            best = p
+    return best
 
 
 def _curse_the_leader(game: Game, player: Player) -> None:
     target = leader(game, player)
     if target is None or target.level < player.level:
         return
+    facts = _FACTS
     for card in list(player.hand):
-        if isinstance(card.card, CurseCard):
+        if facts[card].curse:
             try:
                 turn.play(game, player, card, target_player=target)
             except RuleViolation:
@@ -648,7 +675,7 @@ def _interfere(game: Game, combat: Combat) -> None:
         for card in list(rival.hand):
             definition = card.card
             try:
-                if _strengthens_monsters(definition):
+                if _FACTS[card].spoils:
                     turn.play(game, rival, card, target_monster=combat.monsters[0].monster.name)
                 elif definition.name == "Wandering Monster":
                     monster = next((c for c in rival.hand if isinstance(c.card, MonsterCard)), None)
@@ -673,10 +700,9 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
     """Play player-side one-shots and abilities while they can turn the fight."""
     ours, theirs = _strengths(game, combat)
     gap = theirs - ours
-    available = [
-        c
-        for c in list(player.hand) + list(player.carried)
-        if isinstance(c.card, OneShotCard) and (c.card.bonus or 0) > 0
+    facts = _FACTS
+    available = [c for c in player.hand if facts[c].boost] + [
+        c for c in player.carried if facts[c].boost
     ]
     potential = sum(c.bonus for c in available)
     if potential >= gap:
@@ -776,13 +802,17 @@ def play_turn(game: Game, stats: Stats) -> None:
 
 
 def _beatable_monster(game: Game, player: Player) -> CardInstance | None:
-    strength = player.level + sum(item_bonus(i.card) for i in player.equipped)
-    options = [
-        c
-        for c in player.hand
-        if isinstance(c.card, MonsterCard) and (c.card.level or 0) + 2 < strength
-    ]
-    return min(options, key=lambda c: c.card.__dict__.get("level") or 0) if options else None
+    strength = player.level
+    for item in player.equipped:
+        strength += item.bonus  # item_bonus of its definition, read once
+    facts = _FACTS
+    best: CardInstance | None = None
+    lowest = 0
+    for card in player.hand:
+        level = facts[card].monster_level
+        if level is not None and level + 2 < strength and (best is None or level < lowest):
+            best, lowest = card, level  # the first of the lowest Level, as min() picks
+    return best
 
 
 # -- simulation ---------------------------------------------------------------------------------
