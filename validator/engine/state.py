@@ -484,16 +484,17 @@ class MonsterInPlay:
     enhancers: list[CardInstance] = field(default_factory=list)
     mate_of: MonsterInPlay | None = None
     # The card of the monster (a Mate's is the original's), found once: the engine reads the
-    # monster many times a fight. A card instance, which a deep copy of the game shares.
-    _source: CardInstance = field(init=False, repr=False)
+    # monster many times a fight. A card instance, which a deep copy of the game shares; its
+    # effects_by_type are the monster's effects.
+    source: CardInstance = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._source = self.mate_of.card if self.mate_of is not None else self.card
-        assert isinstance(self._source.card, MonsterCard)
+        self.source = self.mate_of.card if self.mate_of is not None else self.card
+        assert isinstance(self.source.card, MonsterCard)
 
     @property
     def monster(self) -> MonsterCard:
-        return self._source.card  # type: ignore[return-value]  # a MonsterCard (__post_init__)
+        return self.source.card  # type: ignore[return-value]  # a MonsterCard (__post_init__)
 
     @property
     def all_enhancers(self) -> list[CardInstance]:
@@ -566,7 +567,7 @@ class Combat:
         yield from self.spent
 
     def monster_effects[E: EffectBase](self, effect_type: type[E]) -> list[E]:
-        return [e for m in self.monsters for e in effects_of(m.monster, effect_type)]
+        return [e for m in self.monsters for e in m.source.effects_by_type.get(effect_type, ())]
 
 
 def require_combat(game: Game) -> Combat:

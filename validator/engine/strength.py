@@ -132,9 +132,9 @@ def side_member_strength(game: Game, combat: Combat, player: Player) -> int:
     # items, Ship enhancers, one-shots) looked at only when there are any.
     level_only = ignore_level = False
     for m in combat.monsters:
-        monster = m.monster
-        level_only = level_only or bool(effects_of(monster, LevelOnly))
-        ignore_level = ignore_level or bool(effects_of(monster, IgnoreLevel))
+        effects = m.source.effects_by_type  # the monster's effects, by type
+        level_only = level_only or LevelOnly in effects
+        ignore_level = ignore_level or IgnoreLevel in effects
     level = combat.level_override.get(player.name, player.level)
     strength = 0 if ignore_level else level
     if not level_only:
@@ -232,7 +232,7 @@ def enhanced_stat(monster: MonsterInPlay, base: int, stat: str) -> int:
 def monster_strength(game: Game, combat: Combat, monster: MonsterInPlay) -> int:
     card = monster.monster
     strength = enhanced_stat(monster, card.level or 0, "strength")
-    for effect in effects_of(card, Strength):
+    for effect in monster.source.effects_by_type.get(Strength, ()):
         if effect.when is None:
             strength += effect.amount
             continue
