@@ -14,7 +14,6 @@ from validator.engine.state import (
     CardInstance,
     Game,
     Player,
-    gold_value,
     is_item,
     item_candidates,
 )
@@ -22,8 +21,9 @@ from validator.engine.state import (
 
 def card_worth(card: CardInstance) -> tuple[int, int, str]:
     """How much a card is worth keeping: bonus first, then Gold, then name (for ties)."""
-    # card.bonus is item_bonus of the definition, read once when the card was made.
-    return (card.bonus, gold_value(card.card), card.name)
+    # card.bonus and card.gold are item_bonus and gold_value of the definition, read once when
+    # the card was made.
+    return (card.bonus, card.gold, card.name)
 
 
 class DefaultChooser:

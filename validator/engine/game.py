@@ -525,7 +525,7 @@ _FACTS = _FactsByCard()
 
 
 def gold_value_of(card: CardInstance) -> int:
-    return gold_value(card.card)
+    return card.gold  # gold_value of its definition, read once when the card was made
 
 
 def leader(game: Game, exclude: Player) -> Player | None:
@@ -653,7 +653,7 @@ def _optional_exits(game: Game, combat: Combat) -> None:
             return
         needed = max(e.min_gold for e in asks)
         for item in sorted(fighter.items, key=gold_value_of):
-            if gold_value(item.card) < needed:
+            if item.gold < needed:
                 continue  # refused: worth less than the monster asks
             try:
                 bribe(game, fighter, item, first.name)

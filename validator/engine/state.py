@@ -87,6 +87,7 @@ class CardInstance:
     # The card's top-level effects by type, each under its class and every class it derives
     # from: effects_of's answers, read without a call where the engine asks most often.
     effects_by_type: dict[type[Any], tuple[Any, ...]] = field(init=False)
+    gold: int = field(init=False)  # gold_value of the definition
 
     def __post_init__(self) -> None:
         static = _static_fields(self.card)
@@ -110,6 +111,7 @@ _STATIC_NAMES = (
     "not_usable_by",
     "timing",
     "effects_by_type",
+    "gold",
 )
 _STATIC_CACHE: dict[int, tuple[CardBase, tuple[Any, ...]]] = {}
 
@@ -134,6 +136,7 @@ def _static_fields(card: CardBase) -> tuple[Any, ...]:
         fields.get("not_usable_by"),
         fields.get("timing") or "",
         by_type,
+        gold_value(card),
     )
     _STATIC_CACHE[id(card)] = (card, static)
     return static
