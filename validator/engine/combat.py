@@ -78,12 +78,16 @@ def offer_help(
 # -- the end of a fight --------------------------------------------------------------------------
 
 
-def resolve(game: Game) -> str:
-    """End the combat: the side wins (rewards) or runs away (Bad Stuff). Returns the outcome."""
+def resolve(game: Game, reckoned: tuple[int, int] | None = None) -> str:
+    """End the combat: the side wins (rewards) or runs away (Bad Stuff). Returns the outcome.
+
+    `reckoned` is (the side's strength, the monsters') when the caller has just worked both
+    out on the table as it is now (the bots weigh every fight before it ends); without it they
+    are worked out here."""
     combat = require_combat(game)
     # Reckoned once: both strengths are recorded and decide the outcome.
-    ours = combat.last_side_strength = side_strength(game, combat)
-    theirs = combat.last_monster_strength = monsters_strength(game, combat)
+    ours, theirs = reckoned or (side_strength(game, combat), monsters_strength(game, combat))
+    combat.last_side_strength, combat.last_monster_strength = ours, theirs
     if not combat.monsters and not combat.slain:
         _collect_removed_treasure(game, combat)
         combat.outcome = "won" if combat.removed else "none"

@@ -594,7 +594,13 @@ def _fight(game: Game, stats: Stats) -> None:
         if id(monster) not in met:
             stats.fought[monster.monster.name] += 1
     names = [m.monster.name for m in combat.monsters]
-    outcome = resolve(game)
+    # The strengths the bots reckoned, when no move came after: resolving them again would
+    # give the same numbers.
+    known = _RECKONED.get(id(game))
+    if known is not None and known[0] is game and known[1] is combat:
+        outcome = resolve(game, (known[2], known[3]))
+    else:
+        outcome = resolve(game)
     if outcome == "won":
         for name in names:
             stats.beaten[name] += 1
