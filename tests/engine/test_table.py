@@ -367,3 +367,56 @@ def test_trading_treasures_after_an_extra_big_item_was_passed_on(
     table = play_randomly(new_table(cards(core_library), seats=seats, seed=116), random.Random(116))
     assert table.over and table.winners
     assert any("gives the extra Big item" in line for line in table.game.log)
+
+
+def test_every_new_move_has_words_for_its_button(core_library: CardLibrary) -> None:
+    from validator.engine import describe_move
+
+    table = rig(
+        new_table(cards(core_library), seats=["person", "person"], seed=15),
+        door="Floating Nose",
+        hand={0: ["Boots of Butt-Kicking"], 1: ["Wight Brothers"]},
+        character={0: ["Elf"]},
+    )
+    boots = uid_of(table.game.players[0].hand, "Boots of Butt-Kicking")
+    elf = uid_of(table.game.players[0].character, "Elf")
+    wights = uid_of(table.game.players[1].hand, "Wight Brothers")
+    for move, words in (
+        ({"unequip": boots}, "Unequip Boots of Butt-Kicking"),
+        ({"give": [boots], "to": "P2"}, "Give Boots of Butt-Kicking to P2"),
+        ({"discard_card": elf}, "Discard from play: Elf"),
+        ({"decline": "Stoned Golem"}, "Walk past Stoned Golem (no reward)"),
+        ({"bribe": boots, "on": "Floating Nose"}, "Bribe Floating Nose with Boots of Butt-Kicking"),
+        ({"chase": "Wannabe Vampire"}, "Chase Wannabe Vampire away"),
+    ):
+        assert describe_move(table, 0, move) == words
+    assert describe_move(table, 1, {"join": wights}) == (
+        "Send Wight Brothers into the fight (it joins one of its kind)"
+    )
+
+
+def test_an_undead_monster_joins_a_fight_with_an_undead_one(core_library: CardLibrary) -> None:
+    # The rulebook: an Undead monster may be played into a fight with another Undead one,
+    # without a Wandering Monster.
+    table = rig(
+        new_table(cards(core_library), seats=["person", "person"], seed=17),
+        door="Mr. Bones",
+        hand={1: ["Undead Horse"]},
+    )
+    horse = uid_of(table.game.players[1].hand, "Undead Horse")
+    table = apply_move(table, 0, {"kick_door": True})
+    assert {"join": horse} in legal_moves(table, 1)
+    joined = apply_move(table, 1, {"join": horse})
+    combat = joined.game.combat
+    assert combat is not None
+    assert [m.name for m in combat.monsters] == ["Mr. Bones", "Undead Horse"]
+    # A monster of another kind cannot join so.
+    other = rig(
+        new_table(cards(core_library), seats=["person", "person"], seed=17),
+        door="Floating Nose",
+        hand={1: ["Undead Horse"]},
+    )
+    other = apply_move(other, 0, {"kick_door": True})
+    assert {"join": horse} not in legal_moves(other, 1)
+    with pytest.raises(RuleViolation, match="can join only a fight with a monster sharing"):
+        apply_move(other, 1, {"join": horse})

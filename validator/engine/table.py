@@ -996,6 +996,8 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
         return f"Walk past {move['decline']} (no reward)"
     if "chase" in move:
         return f"Chase {move['chase']} away"
+    if "join" in move:
+        return f"Send {name(move['join'])} into the fight (it joins one of its kind)"
     if "ask_for_help" in move:
         return (
             f"Ask {move['ask_for_help']} for help, offering {move.get('treasures', 0)} Treasure(s)"
@@ -1011,8 +1013,7 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
         ("sacrifice", "Sacrifice"),
         ("charity", "Give as charity"),
         ("unequip", "Unequip"),
-        ("discard_card", "Discard"),
-        ("join", "Send into the fight (it joins by its kind)"),
+        ("discard_card", "Discard from play:"),
     ):
         if verb in move:
             return f"{words} {name(move[verb])}"
