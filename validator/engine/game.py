@@ -48,7 +48,10 @@ from validator.engine.state import (
     big_allowance,
     effects_of,
     gold_value,
+    is_follower,
     is_item,
+    is_monster,
+    is_one_shot,
     item_bonus,
 )
 from validator.engine.strength import (
@@ -100,10 +103,10 @@ def build_game(
         uid += 1
         instance = CardInstance(uid, card, "forced")
         (game.door_deck if card.deck == "door" else game.treasure_deck).append(instance)
-    rng.shuffle(game.door_deck)
-    rng.shuffle(game.treasure_deck)
+    _shuffle(rng, game.door_deck)
+    _shuffle(rng, game.treasure_deck)
     # SpongeBob: one Role card at random to every player, outside both decks.
-    rng.shuffle(roles)
+    _shuffle(rng, roles)
     for player, role in zip(game.players, roles, strict=False):
         player.character.append(role)
     left_in_box = max(0, len(roles) - players)
@@ -122,6 +125,23 @@ def build_game(
     for player in game.players:
         arrange(game, player)
     return game
+
+
+def _shuffle(rng: random.Random, cards: list[CardInstance]) -> None:
+    """rng.shuffle(cards), the same draws in the same order (random.Random.shuffle with its
+    _randbelow written out): the two decks of every game are shuffled, and a call per card
+    for each draw is most of what shuffling costs."""
+    if type(rng) is not random.Random:  # a generator of its own may draw otherwise
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(cards))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 # The cards of a run of games, as instances, by the run's tuple of cards: every game of a
@@ -370,10 +390,13 @@ def arrange(game: Game, player: Player) -> None:
     if player.dead or game.combat is not None:
         return
     own_turn = player is game.active_player
+    facts = _FACTS
     for card in list(player.hand):
-        for how in _FACTS[card].ways:
+        for how in facts[card].ways:
             if how in _ON_OWN_TURN and not own_turn:
                 continue
+            if _refused(game, player, card, how):
+                break  # the rules would refuse it and change nothing: not worth wording why
             try:
                 if how == "character":
                     if not player.axis_cards(card.kind):
@@ -419,6 +442,36 @@ def _arrangements(definition: CardBase) -> tuple[str, ...]:
     )
     _ARRANGEMENTS[id(definition)] = (definition, ways)
     return ways
+
+
+def _refused(game: Game, player: Player, card: CardInstance, how: str) -> bool:
+    """Whether turn.play surely refuses the card, played `how`: the refusals arrange meets
+    most (an attachment with no card to attach to, or a second one on its axis; a level card
+    before the fight it needs, or for a player it does not fit), told without raising them.
+    False says nothing: the move may still be refused, and the refusal is caught."""
+    if how == "attachment":
+        host = _FACTS[card].host
+        if host is None:
+            return False
+        axis, needs_host = host
+        if needs_host and not player.axis_cards(axis):
+            return True
+        return any(
+            e.axis == axis
+            for a in player.attachments
+            for e in a.effects_by_type.get(ExtraCharacterCard, ())
+        )
+    if how == "level":
+        definition = card.card
+        assert isinstance(definition, LevelCard)
+        if definition.timing == "after_any_combat" and (
+            game.combat is not None
+            or game.last_combat is None
+            or game.last_combat_turn != game.turn_number
+        ):
+            return True
+        return definition.requires is not None and not holds(definition.requires, player, game)
+    return False
 
 
 def _play_item(game: Game, player: Player, card: CardInstance) -> None:
@@ -495,7 +548,7 @@ def _sale_price(definition: CardBase) -> int:
 class _Facts:
     """What the bots read of a card again and again, worked out once from its definition."""
 
-    __slots__ = ("boost", "curse", "monster_level", "price", "spoils", "ways")
+    __slots__ = ("boost", "curse", "host", "monster_level", "price", "spoils", "ways")
 
     def __init__(self, definition: CardBase) -> None:
         self.ways = _arrangements(definition)  # the ways arrange tries
@@ -508,6 +561,25 @@ class _Facts:
         # A one-shot that makes the player's side stronger (_boost plays them).
         self.boost = isinstance(definition, OneShotCard) and (definition.bonus or 0) > 0
         self.spoils = _strengthens_monsters(definition)  # played on a rival's monster
+        # (axis, whether it needs a card there) of a card that turn.play attaches to a
+        # character axis (Super Munchkin, Half-Breed); None for any other card.
+        self.host: tuple[str, bool] | None = None
+        extra = effects_of(definition, ExtraCharacterCard)
+        if extra and _played_as_other(definition):
+            self.host = (extra[0].axis, extra[0].needs_host)
+
+
+def _played_as_other(definition: CardBase) -> bool:
+    """Whether turn.play plays the card as none of the kinds it tells apart first (curses,
+    monster enhancers, levels, character cards, one-shots, items, followers, monsters)."""
+    return not (
+        isinstance(definition, CurseCard | MonsterEnhancerCard | LevelCard)
+        or definition.kind_name in CHARACTER_KINDS
+        or is_one_shot(definition)
+        or is_item(definition)
+        or is_follower(definition)
+        or is_monster(definition)
+    )
 
 
 class _FactsByCard(dict[CardInstance, _Facts]):
