@@ -238,9 +238,27 @@ def _table(game: Game) -> list[list[Any]]:
                 p.ship_enhancers,
             ]
         )
-    table.append([list(game.combat.cards()) if game.combat is not None else []])
+    combat = game.combat
+    table.append([_combat_cards(combat) if combat is not None else []])
     table.append([game.winners, game.win_reason, game.total_cards])
     return table
+
+
+def _combat_cards(combat: Combat) -> list[CardInstance]:
+    """list(combat.cards()) without a generator's step per card (the same cards, in order)."""
+    cards: list[CardInstance] = []
+    for m in combat.monsters:
+        cards.append(m.card)
+        cards += m.enhancers
+    for m, _ in combat.removed:
+        cards.append(m.card)
+        cards += m.enhancers
+    for m in combat.slain:
+        cards.append(m.card)
+        cards += m.enhancers
+    cards += [play.card for play in combat.one_shots]
+    cards += combat.spent
+    return cards
 
 
 def _copy(entry: Any) -> Any:
@@ -290,8 +308,7 @@ class InvariantWatch:
                     continue
                 in_play_changed = in_play_changed or slot > _HAND
                 if type(entry) is list:
-                    copy[slot] = entry.copy()
-                    _moved(before, entry, left, came)
+                    copy[slot] = _moved(before, entry, left, came)
                     continue
                 copy[slot] = _copy(entry)
                 if type(entry) is dict:  # Cheat! cards, or the lists of Ship enhancers
@@ -325,23 +342,37 @@ def _moved(
     now: list[CardInstance],
     left: list[CardInstance],
     came: list[CardInstance],
-) -> None:
+) -> list[CardInstance]:
     """Add the cards that left a pile to `left`, those that came to `came` (any other change
-    counts as every card leaving and the new ones coming)."""
+    counts as every card leaving and the new ones coming), and return a copy of the pile as it
+    is now: `before` (the watch's own copy) brought up to date in place for a draw from the
+    top, cards taken from the end or added at the end, so that a deck is neither sliced nor
+    copied whole for a draw."""
+    had = len(before)
     kept = len(now)
-    gone = len(before) - kept
+    gone = had - kept
     if gone > 0:
-        if now == before[gone:]:  # drawn from the top
-            left += before[:gone]
-            return
-        if now == before[:kept]:  # taken from the end
-            left += before[kept:]
-            return
-    elif now[: len(before)] == before:  # added at the end
-        came += now[len(before) :]
-        return
+        top = before[:gone]
+        del before[:gone]
+        if before == now:  # drawn from the top
+            left += top
+            return before
+        before[:0] = top
+        end = before[kept:]
+        del before[kept:]
+        if before == now:  # taken from the end
+            left += end
+            return before
+        before += end
+    else:
+        before += now[had:]
+        if before == now:  # added at the end
+            came += now[had:]
+            return before
+        del before[had:]
     left += before
     came += now
+    return now.copy()
 
 
 def _equip_problems(game: Game, p: Player) -> list[str]:
