@@ -426,7 +426,7 @@ def arrange(game: Game, player: Player) -> None:
         for how in facts[card].ways:
             if how in _ON_OWN_TURN and not own_turn:
                 continue
-            if _refused(game, player, card, how):
+            if how in _REFUSALS_TOLD and _refused(game, player, card, how):
                 break  # the rules would refuse it and change nothing: not worth wording why
             try:
                 if how == "character":
@@ -473,6 +473,9 @@ def _arrangements(definition: CardBase) -> tuple[str, ...]:
     )
     _ARRANGEMENTS[id(definition)] = (definition, ways)
     return ways
+
+
+_REFUSALS_TOLD = frozenset({"attachment", "level"})  # the ways _refused knows about
 
 
 def _refused(game: Game, player: Player, card: CardInstance, how: str) -> bool:
@@ -727,7 +730,11 @@ def _strengths(game: Game, combat: Combat) -> tuple[int, int]:
 
 
 def _winning(game: Game, combat: Combat) -> bool:
-    ours, theirs = _strengths(game, combat)
+    known = _RECKONED.get(id(game))  # _strengths, without a call when it is known
+    if known is None or known[0] is not game or known[1] is not combat:
+        ours, theirs = _strengths(game, combat)
+    else:
+        ours, theirs = known[2], known[3]
     return ours > theirs or (ours == theirs and side_wins_ties(game, combat))
 
 
