@@ -38,8 +38,8 @@ SPECIAL_RULE_CASES = [
     ("Bullrog", "runaway:run_away:branch:5e132e8b", "its death stops the running"),
     # Ghoulfiends (Level alone) and the Insurance Salesman (Level ignored) rule the whole
     # fight, the Ogre beside them.
-    ("Ghoulfiends", "strength:side_member_strength:boolean:0c221f41", "with the Ogre beside"),
-    ("Insurance Salesman", "strength:side_member_strength:boolean:0bfc1355", "the Ogre beside"),
+    ("Ghoulfiends", "strength:side_member_strength:boolean:2cafa03e", "with the Ogre beside"),
+    ("Insurance Salesman", "strength:side_member_strength:boolean:b7e74f8d", "the Ogre beside"),
     # The Potted Plant's extra Treasure for an Elf is paid when the helper is the Elf.
     ("Potted Plant", "combat:_treasure_count:builtin:5f0c3bd7", "only the helper has the trait"),
     # Pukachu's extra level: a one-shot a rival plays for it is no bonus of the fighter's.
