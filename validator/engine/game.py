@@ -426,6 +426,8 @@ def arrange(game: Game, player: Player) -> None:
         for how in facts[card].ways:
             if how in _ON_OWN_TURN and not own_turn:
                 continue
+            if how == "level" and player.level >= WINNING_LEVEL - 1:
+                break  # a level card is kept for later: no level may win the game
             if how in _REFUSALS_TOLD and _refused(game, player, card, how):
                 break  # the rules would refuse it and change nothing: not worth wording why
             try:
@@ -515,6 +517,8 @@ def _play_item(game: Game, player: Player, card: CardInstance) -> None:
 
 
 def _improve_equipment(game: Game, player: Player) -> None:
+    if not player.carried:
+        return
     # A card's `bonus` is item_bonus of its definition, read once when the card was made.
     for item in sorted(player.carried, key=lambda c: -c.bonus):
         if item.bonus <= 0 or not is_item(item.card):
@@ -870,20 +874,22 @@ def _ask_for_help(game: Game, combat: Combat) -> None:
         return
     ours, theirs = _strengths(game, combat)
     gap = theirs - ours
-    candidates = sorted(
-        ((side_member_strength(game, combat, p), p) for p in game.others(fighter) if not p.dead),
-        key=lambda pair: -pair[0],
-    )
-    for strength, helper in candidates:
-        if strength < gap:
-            break
-        treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
-        try:
-            offer_help(game, helper, treasures=max(1, treasures // 2))
-        except RuleViolation:
-            return
-        check(game)
+    # Only the strongest rival is asked (the first in seat order from the left among equals).
+    helper: Player | None = None
+    strongest = 0
+    for p in game.others(fighter):
+        if not p.dead:
+            strength = side_member_strength(game, combat, p)
+            if helper is None or strength > strongest:
+                helper, strongest = p, strength
+    if helper is None or strongest < gap:
         return
+    treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
+    try:
+        offer_help(game, helper, treasures=max(1, treasures // 2))
+    except RuleViolation:
+        return
+    check(game)
 
 
 def play_turn(game: Game, stats: Stats) -> None:
