@@ -16,7 +16,7 @@ import pytest
 import yaml
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
 from authoring.controls import controls_config, controls_data
@@ -28,6 +28,7 @@ from tests.authoring.test_controls import fixture_documents
 from tests.conftest import CORE_SET
 from tests.e2e.test_authoring import ERIN, MAIN_OVERFLOW
 from tests.e2e.test_sweep import AXE, AXE_RUN_JS
+from tests.factories import monster_document
 from validator.engine import EFFECT_TYPES, dump_card, parse_card, read_yaml
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -329,6 +330,32 @@ def test_fixture_cards_opened_and_saved_unchanged(page: Page, editor: str) -> No
         expect(page.get_by_text(f"Saved '{document['name']}' as revision 2")).to_be_visible()
         card.refresh_from_db()
         assert card.document == dump_card(parse_card(document)), document["name"]
+
+
+def test_the_controls_wait_for_their_definitions_when_the_preview_answers_first(
+    page: Page, editor: str
+) -> None:
+    """On a slow line the preview of a card may come back before the controls' definitions:
+    nothing breaks (it once threw on the missing schema), and the controls are drawn with the
+    card once the definitions arrive."""
+    open_editor(page, editor)  # logs Erin in
+    user = User.objects.get(username=ERIN[0])
+    card_set = CardSet.objects.get(code="erin-swamp")
+    card = card_create(card_set=card_set, actor=user, document=monster_document(name="Late Bog"))
+    held: list[Route] = []
+    page.route("**/author/card-controls.json*", lambda route: held.append(route))
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{editor.rsplit('/author/', 1)[0]}/author/sets/erin-swamp/cards/{card.slug}/")
+    wait_parsed(page)  # the preview has answered; the definitions are still held
+    assert len(held) == 1
+    controls = page.get_by_test_id("card-controls")
+    expect(controls).not_to_have_attribute("data-ready", "true")
+    assert errors == []
+    held[0].continue_()
+    expect(controls).to_have_attribute("data-ready", "true")
+    expect(controls.locator(".ctl-part").first).to_be_visible()
+    assert errors == []
 
 
 @pytest.mark.parametrize("width", [360, 1280])

@@ -690,9 +690,12 @@
     if ("yaml_data" in body && yamlText === yaml.value && modelText !== yaml.value) {
       model = body.yaml_data;
       modelText = yamlText;
-      if (view === "controls") draw();
+      if (view === "controls" && config) draw();
       return;
     }
+    // The preview may answer before the controls' definitions have arrived: the controls are
+    // drawn once they have (see the fetch below), with the errors kept here.
+    if (!config) return;
     if (view === "controls" && modelText === yaml.value) {
       if (root.querySelector(".ctl-part, .ctl-notice") && !root.querySelector("[data-testid=controls-unreadable]")) placeErrors();
       else draw();
@@ -711,7 +714,7 @@
     }
   });
   kindSelect.addEventListener("change", () => {
-    if (view === "controls") draw();
+    if (view === "controls" && config) draw();
   });
   // An error's "line N" link opens the YAML before the editor moves the caret there.
   document.addEventListener("click", (event) => {
