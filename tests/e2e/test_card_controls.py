@@ -26,6 +26,7 @@ from catalog.models import Card, CardSet
 from catalog.services import card_create, set_create
 from tests.authoring.test_controls import fixture_documents
 from tests.conftest import CORE_SET
+from tests.e2e.sizes import by_tier
 from tests.e2e.test_authoring import ERIN, MAIN_OVERFLOW
 from tests.e2e.test_sweep import AXE, AXE_RUN_JS
 from tests.factories import monster_document
@@ -102,7 +103,7 @@ def saved(name: str) -> dict[str, Any]:
     return document
 
 
-@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("width", by_tier([360, 1280]))
 def test_a_level_8_monster_built_without_yaml(page: Page, editor: str, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 800})
     errors: list[str] = []
@@ -307,6 +308,7 @@ def sample_cards() -> list[dict[str, Any]]:
     return list(unique.values())
 
 
+@pytest.mark.slow  # 31 cards, one per feature, each opened, changed back and saved
 def test_fixture_cards_opened_and_saved_unchanged(page: Page, editor: str) -> None:
     """A sample of fixture cards in the editor: the controls show every part (nothing left as
     YAML), write the YAML again, and the save stores the card's own document."""
@@ -358,7 +360,7 @@ def test_the_controls_wait_for_their_definitions_when_the_preview_answers_first(
     assert errors == []
 
 
-@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("width", by_tier([360, 1280]))
 def test_the_controls_fit_and_pass_axe(page: Page, editor: str, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 800})
     controls = open_editor(page, editor)

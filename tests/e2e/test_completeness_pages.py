@@ -13,6 +13,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import FIXTURE_SETS
+from tests.e2e.sizes import by_tier
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +46,7 @@ def fits_and_passes_axe(page: Page) -> None:
     assert page.evaluate(SERIOUS) == []
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_from_the_set_page_to_the_help_page_to_a_card(
     page: Page, super_site: str, size: str
 ) -> None:
@@ -85,7 +86,7 @@ def test_from_the_set_page_to_the_help_page_to_a_card(
     fits_and_passes_axe(page)
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_a_card_of_uncertain_name_is_marked_provisional(
     page: Page, super_site: str, size: str
 ) -> None:

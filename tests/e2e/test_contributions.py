@@ -16,6 +16,7 @@ from pytest_django.live_server_helper import LiveServer
 from catalog.models import Card, CardSet
 from contributions.models import Proposal, ProposalStatus
 from tests.contributions.conftest import SUPER_SET, jpeg_with_gps
+from tests.e2e.sizes import by_tier
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,7 +52,7 @@ def log_in(page: Page, site: str, who: tuple[str, str], then: str) -> None:
     page.wait_for_url(f"**{then}")
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_a_proposal_with_a_photo_is_accepted_by_a_curator(
     browser: Browser, site: str, size: str
 ) -> None:

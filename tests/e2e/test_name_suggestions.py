@@ -10,6 +10,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import CORE_SET
+from tests.e2e.sizes import by_tier
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +30,7 @@ def site(live_server: LiveServer) -> str:
     return str(live_server.url)
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_arrow_to_a_suggested_name_and_search_it(page: Page, site: str, size: str) -> None:
     page.set_viewport_size(SIZES[size])
     page.goto(site + "/")

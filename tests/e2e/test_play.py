@@ -11,6 +11,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import CORE_SET
+from tests.e2e.sizes import by_tier
 
 # The slow tier (make test-slow, run by CI): a whole game through the buttons takes a minute.
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -50,7 +51,7 @@ def press_a_move(page: Page) -> None:
     moves.first.click()
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_a_person_plays_a_bot_to_a_winner_by_the_buttons(page: Page, site: str, size: str) -> None:
     page.set_viewport_size(SIZES[size])
     page.goto(site + "/play/new/")

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import CORE_SET
+from tests.e2e.sizes import by_tier
 from tests.e2e.test_play import SIZES, fits_and_passes_axe, press_a_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -21,7 +22,7 @@ def site(live_server: LiveServer) -> str:
     return str(live_server.url)
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_two_people_pass_one_device_behind_a_cover(page: Page, site: str, size: str) -> None:
     page.set_viewport_size(SIZES[size])
     page.goto(site + "/play/new/")

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import CORE_SET
+from tests.e2e.sizes import by_tier
 from tests.e2e.test_play import SIZES, fits_and_passes_axe
 from validator.engine import describe_move, legal_moves, library_from_set_files, new_table
 
@@ -38,7 +39,7 @@ def seed_with_an_item_to_play() -> tuple[int, str]:
     raise AssertionError("no seed in 0..199 deals an item to play")
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_faces_and_the_item_buttons(page: Page, site: str, size: str) -> None:
     seed, item = seed_with_an_item_to_play()
     page.set_viewport_size(SIZES[size])

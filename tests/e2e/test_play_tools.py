@@ -13,6 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 from authoring.models import CardScenario
 from catalog.services import card_create, set_create
 from tests.conftest import CORE_SET, PASSWORD
+from tests.e2e.sizes import by_tier
 from tests.e2e.test_play import SIZES, fits_and_passes_axe
 from tests.factories import monster_document
 
@@ -36,7 +37,7 @@ def log_in(page: Page, site: str) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Play a pack")
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_undo_restart_and_save_as_scenario_by_the_buttons(page: Page, site: str, size: str) -> None:
     page.set_viewport_size(SIZES[size])
     log_in(page, site)

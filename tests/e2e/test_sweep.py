@@ -38,6 +38,7 @@ from packs import simulations
 from packs.models import TtsExport
 from packs.services import pack_build, pack_create
 from prints.models import JobStatus, ProxyJob
+from tests.e2e.sizes import by_tier
 from tests.factories import monster_document
 from validator.engine import parse_card
 
@@ -330,7 +331,7 @@ def _open(context: BrowserContext, url: str, visit: Visit) -> tuple[Page, list[s
     return page, errors
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 @pytest.mark.parametrize("name", PAGE_NAMES)
 def test_page_fits_and_passes_axe(
     site: Site, contexts: dict[tuple[str, bool], BrowserContext], name: str, size: str

@@ -15,6 +15,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from packs.models import Pack
 from packs.services import pack_build, pack_create
+from tests.e2e.sizes import by_tier
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,7 +52,7 @@ def fits_and_passes_axe(page: Page) -> None:
     assert page.evaluate(SERIOUS) == []
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_export_a_pack_for_tabletop_simulator(
     page: Page, live_server: LiveServer, pack: Pack, size: str
 ) -> None:

@@ -21,6 +21,7 @@ from packs import tts_exports
 from packs.models import TtsExport
 from packs.services import pack_build, pack_create
 from tests.conftest import CORE_SET
+from tests.e2e.sizes import by_tier
 from tests.factories import monster_document
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -94,7 +95,7 @@ def face_urls(saved: dict[str, Any]) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_the_saved_object_from_a_site_on_this_computer(
     page: Page, live_server: LiveServer, site: None, size: str
 ) -> None:
@@ -140,7 +141,7 @@ def test_the_saved_object_from_a_site_on_this_computer(
     )
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", by_tier(SIZES))
 def test_the_owner_revokes_a_private_packs_link(
     page: Page, live_server: LiveServer, site: None, size: str
 ) -> None:
