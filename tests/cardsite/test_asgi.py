@@ -112,16 +112,16 @@ def test_a_slow_body_holds_no_thread() -> None:
     app = WsgiThreads(Site(), threads=1, max_body=1000)
 
     async def main() -> tuple[Client, list[Client]]:
-        slow = Client([b"a"] * 50, pause=0.1)  # five seconds to send its body
+        slow = Client([b"a"] * 25, pause=0.1)  # two and a half seconds to send its body
         slow_task = asyncio.create_task(serve(app, slow))
         quick = [Client([b"quick"]) for _ in range(10)]
-        await asyncio.wait_for(asyncio.gather(*(serve(app, c) for c in quick)), timeout=4)
+        await asyncio.wait_for(asyncio.gather(*(serve(app, c) for c in quick)), timeout=2)
         assert not slow.sent  # still sending while the others were answered
         await slow_task
         return slow, quick
 
     slow, quick = run_loop(main())
-    assert all(c.status == 200 for c in quick) and slow.body == b"got " + b"a" * 50
+    assert all(c.status == 200 for c in quick) and slow.body == b"got " + b"a" * 25
 
 
 def test_a_body_over_the_limit_is_refused_before_any_thread() -> None:
