@@ -4,6 +4,7 @@ log. A seat is named by its secret token (the seat link); the token opens that s
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django.urls import path
@@ -33,7 +34,7 @@ from play.services import (
     game_save_scenario,
     game_undo,
 )
-from validator.engine import MOVE_VERBS, SEAT_KINDS, MoveError, RuleViolation
+from validator.engine import MOVE_VERBS, SEAT_KINDS, MoveError, RuleViolation, Table
 
 MAX_MOVE_KEYS = 4  # a verb and at most three arguments (use: ability, discard, on)
 
@@ -370,6 +371,21 @@ def _tool_errors(exc: RuleViolation) -> ApiError:
     return ApiError(400, "refused", [("seat", str(exc))])
 
 
+def _seat_tool(request: Request, game_id: int, tool: Callable[..., Table]) -> Response:
+    """A playtesting tool (undo, restart) used by the seat of the body's token: the state
+    after it, as that seat sees it, or the error object with nothing changed."""
+    data = api_input(SeatInputOnly, request)
+    seat = _seat(game_id, data["seat"])
+    try:
+        table = tool(game=seat.game, seat=seat.index)
+    except RuleViolation as exc:
+        raise _tool_errors(exc) from exc
+    except selectors.GameBroken as exc:
+        raise _broken(exc) from exc
+    seat.game.refresh_from_db()
+    return Response(selectors.game_state(game=seat.game, seat=seat.index, table=table))
+
+
 class GameUndo(PlayView):
     @extend_schema(request=SeatInputOnly, responses={200: StateOutput, **GAME_ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
@@ -377,16 +393,7 @@ class GameUndo(PlayView):
         there and replayed, and the log in words says so. Only the seat that made it may
         (any person seat in hot-seat mode). 400 `refused` when there is nothing to undo or
         for a bot's seat; nothing changes."""
-        data = api_input(SeatInputOnly, request)
-        seat = _seat(game_id, data["seat"])
-        try:
-            table = game_undo(game=seat.game, seat=seat.index)
-        except RuleViolation as exc:
-            raise _tool_errors(exc) from exc
-        except selectors.GameBroken as exc:
-            raise _broken(exc) from exc
-        seat.game.refresh_from_db()
-        return Response(selectors.game_state(game=seat.game, seat=seat.index, table=table))
+        return _seat_tool(request, game_id, game_undo)
 
 
 class GameRestart(PlayView):
@@ -395,16 +402,7 @@ class GameRestart(PlayView):
         """Deal the game again from its seed with the same seats and links: the log is
         emptied and bots seated first move at once. Any person seat may; 400 `refused` for a
         bot's."""
-        data = api_input(SeatInputOnly, request)
-        seat = _seat(game_id, data["seat"])
-        try:
-            table = game_restart(game=seat.game, seat=seat.index)
-        except RuleViolation as exc:
-            raise _tool_errors(exc) from exc
-        except selectors.GameBroken as exc:
-            raise _broken(exc) from exc
-        seat.game.refresh_from_db()
-        return Response(selectors.game_state(game=seat.game, seat=seat.index, table=table))
+        return _seat_tool(request, game_id, game_restart)
 
 
 class GameScenario(PlayView):

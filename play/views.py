@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -192,40 +193,36 @@ def game_move_view(request: HttpRequest, game_id: int) -> HttpResponse:
     return _back(game_id, token, seat, acting)
 
 
-@require_POST
-def game_undo_view(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Undo: the last person's move and the bots' after it taken back (or the reason not)."""
+def _seat_tool(
+    request: HttpRequest, game_id: int, tool: Callable[..., object], done: str
+) -> HttpResponse:
+    """A playtesting tool (undo, restart) used by the seat of the request's link: `done` on
+    success, else the reason; back to the table either way."""
     token = request.POST.get("seat", "")
     seat = _seat(request, game_id, token)
     acting = seat.index
     try:
         acting = _acting(seat, request.POST.get("as", ""))
-        game_undo(game=seat.game, seat=acting)
+        tool(game=seat.game, seat=acting)
     except RuleViolation as exc:
         messages.error(request, f"Refused: {exc}.")
     except selectors.GameBroken as exc:
         messages.error(request, f"The game no longer replays: {exc}")
     else:
-        messages.success(request, "The last move is taken back.")
+        messages.success(request, done)
     return _back(game_id, token, seat, acting)
+
+
+@require_POST
+def game_undo_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Undo: the last person's move and the bots' after it taken back (or the reason not)."""
+    return _seat_tool(request, game_id, game_undo, "The last move is taken back.")
 
 
 @require_POST
 def game_restart_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """Restart: the same seed deals the same cards to the same seats (the links still work)."""
-    token = request.POST.get("seat", "")
-    seat = _seat(request, game_id, token)
-    acting = seat.index
-    try:
-        acting = _acting(seat, request.POST.get("as", ""))
-        game_restart(game=seat.game, seat=acting)
-    except RuleViolation as exc:
-        messages.error(request, f"Refused: {exc}.")
-    except selectors.GameBroken as exc:
-        messages.error(request, f"The game no longer replays: {exc}")
-    else:
-        messages.success(request, "The game is dealt again from its seed.")
-    return _back(game_id, token, seat, acting)
+    return _seat_tool(request, game_id, game_restart, "The game is dealt again from its seed.")
 
 
 @require_POST
