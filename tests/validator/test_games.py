@@ -7,7 +7,7 @@ import pytest
 from tests.conftest import FIXTURE_SETS
 from tests.validator.planting import planted
 from validator.checks import CardReport
-from validator.checks.games import _die_fault, add_real_play, meet_in_games
+from validator.checks.games import _die_fault, _reshuffle_fault, add_real_play, meet_in_games
 from validator.engine import load_set_file
 
 CORE = [
@@ -53,3 +53,21 @@ def test_a_die_that_is_not_six_sided_fails_every_card_of_the_games(mutant_id: st
         assert _die_fault(1) is not None
         meeting = meet_in_games(troll, CORE)[("munchkin-core", "Net Troll")]
     assert meeting.crash is not None and "six-sided" in meeting.crash
+
+
+@pytest.mark.parametrize(
+    ("mutant_id", "words"),
+    [
+        ("state:Game.draw:statement:1cd46d1c", "not shuffled"),  # the shuffle forgotten
+        ("state:Game.draw:statement:3d386687", "same cards"),  # the discards kept as well
+    ],
+)
+def test_a_deck_not_made_again_by_shuffling_its_discards_fails_every_card(
+    mutant_id: str, words: str
+) -> None:
+    """Core rules: a deck run out is made again by shuffling its discards."""
+    troll = [entry for entry in CORE if entry[1].name == "Net Troll"]
+    assert _reshuffle_fault(CORE, 1) is None
+    with planted(mutant_id):
+        meeting = meet_in_games(troll, CORE)[("munchkin-core", "Net Troll")]
+    assert meeting.crash is not None and words in meeting.crash

@@ -25,6 +25,9 @@ BATCH = 8
 # Rolls of the games' die tried before any game: a fair die misses a face in 600 rolls about
 # once in ten thousand seeds, and the seed is fixed.
 DIE_ROLLS = 600
+# Reshuffles of a Treasure discard pile tried before any game: a fair shuffle of n >= 5 cards
+# keeps their order with chance 1/n!, so four seeds in a row keep it about once in 2e8.
+RESHUFFLE_SEEDS = 4
 
 
 @dataclass
@@ -72,15 +75,36 @@ def _die_fault(seed: int) -> str | None:
     return None
 
 
+def _reshuffle_fault(deck: Sequence[tuple[str, CardBase]], seed: int) -> str | None:
+    """What is wrong with a deck made again from its discards, if anything: the rules shuffle
+    the discards into a new deck, so every card comes back (and leaves the discards), and the
+    order they were discarded in does not stay (with several seeds and at least five cards)."""
+    kept_order = 0
+    for offset in range(RESHUFFLE_SEEDS):
+        game = build_game(deck, players=4, seed=seed * 31 + offset)
+        discards = list(game.treasure_deck)
+        if len(discards) < 5:
+            return None  # too few cards to tell a shuffle from chance
+        game.treasure_discard[:] = discards
+        game.treasure_deck.clear()
+        drawn = [game.draw("treasure") for _ in discards]
+        if game.treasure_discard or sorted(c.uid for c in drawn) != sorted(c.uid for c in discards):
+            return "a Treasure deck made again from its discards does not hold the same cards"
+        kept_order += [c.uid for c in drawn] == [c.uid for c in discards]
+    if kept_order == RESHUFFLE_SEEDS:
+        return f"the discards made into a new deck are not shuffled ({RESHUFFLE_SEEDS} seeds)"
+    return None
+
+
 def meet_in_games(
     targets: Sequence[tuple[str, CardBase]], deck: Sequence[tuple[str, CardBase]], seed: int = 1
 ) -> dict[tuple[str, str], Meeting]:
     """Play seeded whole games with the target cards drawn or dealt first, a few per game, and
     say which were met in play and which a crash or a broken invariant followed."""
     results = {(code, card.name): Meeting() for code, card in targets}
-    fault = _die_fault(seed)
+    fault = _die_fault(seed) or _reshuffle_fault(deck, seed)
     if fault is not None:
-        # Games rolled with a wrong die say nothing about the cards: each fails with the die.
+        # Games with a wrong die or deck say nothing about the cards: each fails with it.
         return {key: Meeting(True, seed, fault) for key in results}
     doors = [(code, c) for code, c in targets if c.deck == "door"]
     treasures = [(code, c) for code, c in targets if c.deck == "treasure"]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from validator.checks.oracle import Seat, Victim, _bonus, _gold, _holds, predict
+from validator.checks.oracle import Seat, Victim, _bonus, _gold, _holds, kill_levels, predict
 from validator.checks.references import (
     EQUIPMENT,
     FAMINE,
@@ -381,7 +381,7 @@ def _kill_run(
         ctx.report.warn(f"cannot stage a kill ({label}): {side} against {strength}")
         return False
 
-    gained = (card.levels_gained or 0) + sum(
+    gained = kill_levels(card) + sum(
         e.amount
         for e in card.effects
         if isinstance(e, ExtraLevels)
@@ -426,7 +426,7 @@ def _help_checks(ctx: CheckContext, card: MonsterCard, strength: int) -> None:
         return  # the Gauntlet (+30) and a Level 2 helper would not win
     name = card.name
     treasures = card.treasures or 0
-    won = min(10, 1 + (card.levels_gained or 0))
+    won = min(10, 1 + kill_levels(card))
     fight = {"fighter": "Hero", "monsters": [name]}
     hero = _player("Hero", 1, in_play=["Validator Gauntlet"])
     players = [hero, _player("Rival", 2)]

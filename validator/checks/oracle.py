@@ -36,6 +36,7 @@ from validator.engine import (
     LoseGoldValue,
     LoseItems,
     LoseLevels,
+    MonsterCard,
     NotCondition,
     OthersPayValue,
     OutcomeBase,
@@ -127,6 +128,13 @@ class Victim:
             self.lost_gold,
             self.acted,
         )
+
+
+def kill_levels(card: MonsterCard) -> int:
+    """The levels a kill of this monster gives before its conditional extras: the number its
+    card states, or one when it states none (core rules: one level per monster killed unless
+    the card says otherwise; the other four sets play by the same rule)."""
+    return 1 if card.levels_gained is None else card.levels_gained
 
 
 def _holds(condition: ConditionBase | None, who: Victim | Seat) -> bool | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from validator.checks.monsters import Fight, _arrange, _fight_holds, _monster_checks
 from validator.checks.one_shots import _level_card_checks, _one_shot_checks
-from validator.checks.oracle import _gold
+from validator.checks.oracle import _gold, kill_levels
 from validator.checks.played import _played_checks
 from validator.checks.references import (
     DROP,
@@ -588,7 +588,7 @@ def _bonus_for_the_monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     ]
     strength = (card.level or 0) + sum(e.amount for e in card.effects if isinstance(e, Strength))
     level = strength + 1 + 1
-    gained = (card.levels_gained or 0) + sum(e.amount for e in extras)
+    gained = kill_levels(card) + sum(e.amount for e in extras)
     if not extras or level + gained > 10:
         return
     ctx.run(
@@ -670,8 +670,8 @@ def _tag_from_a_one_shot_checks(ctx: CheckContext, card: MonsterCard) -> None:
     extras = [e for e in card.effects if isinstance(e, ExtraLevels) and e.when is not None]
     if len(extras) != 1 or not isinstance(extras[0].when, UsedTag):
         return
-    drop, level, gained = tagged_drop(extras[0].when.used_tag), card.level or 0, card.levels_gained
-    if gained is None or level + 2 + gained + extras[0].amount > 10:
+    drop, level, gained = tagged_drop(extras[0].when.used_tag), card.level or 0, kill_levels(card)
+    if level + 2 + gained + extras[0].amount > 10:
         return
     for label, by, on, hero, extra in (
         ("the extra levels for a kill with a one-shot of its tag", "Hero", {}, level, True),
@@ -717,10 +717,10 @@ def _no_treasure_left_check(ctx: CheckContext, card: MonsterCard) -> None:
     (Super Munchkin and Munchkin Impossible rules: with a deck and its discards both empty,
     no one draws that kind of card). A Level one above its plain strength kills it."""
     strength = _plain_strength(card)
-    gained = (card.levels_gained or 0) + sum(
+    gained = kill_levels(card) + sum(
         e.amount for e in card.effects if isinstance(e, ExtraLevels) and e.when is None
     )
-    if strength is None or strength + 1 + gained > 10 or card.levels_gained is None:
+    if strength is None or strength + 1 + gained > 10:
         return
     if any(isinstance(e, ExtraLevels) and e.when is not None for e in card.effects):
         return

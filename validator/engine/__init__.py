@@ -149,6 +149,7 @@ from validator.engine.game import (
     play_game,
     simulate,
 )
+from validator.engine.memo import forget_all as forget_memos
 from validator.engine.pack import (
     SCHEMA_PATH as PACK_SCHEMA_PATH,
 )
@@ -364,6 +365,7 @@ __all__ = [
     "effect_entry",
     "effect_type_name",
     "forget_library_decks",
+    "forget_memos",
     "format_path",
     "gold_label",
     "legal_moves",

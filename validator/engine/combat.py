@@ -20,6 +20,7 @@ from validator.engine.state import (
     Player,
     RuleViolation,
     effects_of,
+    levels_for_kill,
     require_combat,
 )
 from validator.engine.strength import (
@@ -66,7 +67,7 @@ def offer_help(
             raise RuleViolation(f"{fighter.name} has no card that forces another player to help")
         if (treasures or picks_first) and not any(e.helper_reward for e in compelling):
             raise RuleViolation(f"{helper.name} is made to help and can ask no reward")
-        gained = sum(m.monster.levels_gained or 0 for m in combat.monsters)
+        gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
         if fighter.level + gained >= WINNING_LEVEL:
             raise RuleViolation("no one can be forced to help in a fight for the win")
     combat.helper = helper
@@ -129,7 +130,7 @@ def _reward(game: Game, combat: Combat) -> None:
     treasures = 0
     killed_monsters = combat.monsters + combat.slain
     for monster in killed_monsters:
-        levels += monster.monster.levels_gained or 0
+        levels += levels_for_kill(monster.monster)
         for effect in effects_of(monster.monster, ExtraLevels):
             if effect.when is None or holds(effect.when, fighter, game, combat):
                 levels += effect.amount

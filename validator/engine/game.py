@@ -53,6 +53,7 @@ from validator.engine.state import (
     is_monster,
     is_one_shot,
     item_bonus,
+    levels_for_kill,
 )
 from validator.engine.strength import (
     holds,
@@ -869,7 +870,7 @@ def _ask_for_help(game: Game, combat: Combat) -> None:
     fighter = combat.fighter
     # A rival will not help a fight that could win the game for the fighter (asked first: then
     # no one's strength needs reckoning).
-    gained = sum((m.monster.levels_gained or 0) for m in combat.monsters)
+    gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
     if fighter.level + gained >= WINNING_LEVEL and not game.options.shared_victory:
         return
     ours, theirs = _strengths(game, combat)

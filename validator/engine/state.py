@@ -31,6 +31,7 @@ from validator.engine.cards import (
     MonsterCard,
     OneShotCard,
 )
+from validator.engine.memo import IdentityMemo
 
 WINNING_LEVEL = 10
 HAND_LIMIT = 5
@@ -90,8 +91,7 @@ class CardInstance:
     gold: int = field(init=False)  # gold_value of the definition
 
     def __post_init__(self) -> None:
-        static = _static_fields(self.card)
-        for name, value in zip(_STATIC_NAMES, static, strict=True):
+        for name, value in _card_facts(self.card).items():
             object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
@@ -101,75 +101,48 @@ class CardInstance:
         return self
 
 
-_STATIC_NAMES = (
-    "name",
-    "kind",
-    "slot",
-    "big",
-    "bonus",
-    "usable_by",
-    "not_usable_by",
-    "timing",
-    "effects_by_type",
-    "gold",
-)
-_STATIC_CACHE: dict[int, tuple[CardBase, tuple[Any, ...]]] = {}
-
-
-def _static_fields(card: CardBase) -> tuple[Any, ...]:
-    hit = _STATIC_CACHE.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
+def _compute_card_facts(card: CardBase) -> dict[str, Any]:
+    """The definition's values a CardInstance copies: the fields it declares with init=False."""
     fields = card.__dict__  # the model's own field values: no slow attribute fallback
     bonus = fields.get("bonus")
     by_type: dict[type[Any], tuple[Any, ...]] = {}
     for effect in card.effects:
         for klass in type(effect).__mro__:
             by_type[klass] = (*by_type.get(klass, ()), effect)
-    static = (
-        card.name,
-        fields["kind"],
-        fields.get("slot") or "",
-        bool(fields.get("big", False)),
-        bonus if isinstance(bonus, int) else 0,
-        fields.get("usable_by"),
-        fields.get("not_usable_by"),
-        fields.get("timing") or "",
-        by_type,
-        gold_value(card),
-    )
-    _STATIC_CACHE[id(card)] = (card, static)
-    return static
+    return {
+        "name": card.name,
+        "kind": fields["kind"],
+        "slot": fields.get("slot") or "",
+        "big": bool(fields.get("big", False)),
+        "bonus": bonus if isinstance(bonus, int) else 0,
+        "usable_by": fields.get("usable_by"),
+        "not_usable_by": fields.get("not_usable_by"),
+        "timing": fields.get("timing") or "",
+        "effects_by_type": by_type,
+        "gold": gold_value(card),
+    }
 
 
-# Keyed by id(); each entry keeps its card alive, so an id cannot be reused while cached.
-_EFFECTS_CACHE: dict[int, tuple[CardBase, dict[type, tuple[Any, ...]]]] = {}
+_card_facts = IdentityMemo(_compute_card_facts)
 
 
 def effects_of[T: EffectBase](card: CardBase, effect_type: type[T]) -> tuple[T, ...]:
-    """The card's top-level effects of one type (cached: cards are immutable)."""
-    # The engine's most frequent call: an answer already cached takes the shortest path.
-    entry = _EFFECTS_CACHE.get(id(card))
-    if entry is not None and entry[0] is card:
-        found = entry[1].get(effect_type)
-        if found is not None:
-            return found
-    return _cache_effects(card, effect_type)
-
-
-def _cache_effects[T: EffectBase](card: CardBase, effect_type: type[T]) -> tuple[T, ...]:
-    entry = _EFFECTS_CACHE.get(id(card))
-    if entry is None or entry[0] is not card:
-        entry = (card, {})
-        _EFFECTS_CACHE[id(card)] = entry
-    found = tuple(e for e in card.effects if isinstance(e, effect_type))
-    entry[1][effect_type] = found
+    """The card's top-level effects of one type, in the card's order (computed once per card:
+    cards are immutable)."""
+    found: tuple[T, ...] = _card_facts(card)["effects_by_type"].get(effect_type, ())
     return found
 
 
 def item_bonus(card: CardBase) -> int:
     bonus = card.__dict__.get("bonus", 0)
     return bonus if isinstance(bonus, int) else 0
+
+
+def levels_for_kill(card: MonsterCard) -> int:
+    """The levels killing this monster gives before any card's extra: its printed number, or,
+    when the card states none, the rules' one level per monster."""
+    stated = card.levels_gained
+    return 1 if stated is None else stated
 
 
 def gold_value(card: CardBase) -> int:

@@ -63,6 +63,7 @@ from validator.engine.state import (
     is_monster,
     is_one_shot,
     item_bonus,
+    levels_for_kill,
 )
 from validator.engine.strength import (
     monsters_strength,
@@ -821,7 +822,7 @@ def _bot_preferences(table: Table, player: Player) -> list[Move]:
     if table.asked is not None:
         combat = game.combat
         assert combat is not None
-        gained = sum(m.monster.levels_gained or 0 for m in combat.monsters)
+        gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
         # A rival will not help a fight that could win the game for the fighter.
         if combat.fighter.level + gained >= WINNING_LEVEL and not game.options.shared_victory:
             return [{"refuse_help": True}]
@@ -838,7 +839,7 @@ def _bot_preferences(table: Table, player: Player) -> list[Move]:
                     wanted.append({"play": card.uid})
             if combat.helper is None:
                 gap = theirs - ours
-                gained = sum(m.monster.levels_gained or 0 for m in combat.monsters)
+                gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
                 treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
                 for other in sorted(
                     (p for p in game.others(player) if not p.dead),

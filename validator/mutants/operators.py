@@ -4,7 +4,8 @@ Each mutation operator models a plausible rules bug (a bound off by one, a sign 
 condition inverted or dropped, a move that does nothing). Only function bodies are mutated:
 module-level definitions, class bodies, default values and decorators run once at import, an
 error message or a docstring is not a rule, and a pydantic validator checks a document while it
-is parsed. In the effect language's modules (`cards/...`)
+is parsed (so does a discriminator, which picks a document's type while it is parsed). In the
+effect language's modules (`cards/...`)
 functions that return `str` render text, which the text tests judge, so they are left out too.
 
 A mutant is written as source (the node's text replaced by `ast.unparse` of the mutated node)
@@ -142,8 +143,9 @@ def _is_narration(node: ast.expr) -> bool:
 class _SiteFinder(ast.NodeVisitor):
     """Walks function bodies and lists every place an operator applies."""
 
-    def __init__(self, module: str) -> None:
+    def __init__(self, module: str, parsing_hooks: frozenset[str] = frozenset()) -> None:
         self.module = module
+        self.parsing_hooks = parsing_hooks
         self.sites: list[_Site] = []
         self._scope: list[str] = []
         self._function: str | None = None
@@ -169,6 +171,8 @@ class _SiteFinder(ast.NodeVisitor):
         decorators = [ast.unparse(d) for d in node.decorator_list]
         if any("validator" in d or "serializer" in d for d in decorators):
             return  # checks a document while it is parsed: parsing, not a rule
+        if not self._scope and node.name in self.parsing_hooks:
+            return  # a discriminator: picks a document's type while it is parsed
         if self.module in TEXT_RENDERING_MODULES and returns in ("str", "'str'"):
             return
         self._function = ".".join([*self._scope, node.name])
@@ -309,12 +313,26 @@ def _written(site: _Site) -> str | None:
     return written
 
 
+def _discriminators(tree: ast.Module) -> frozenset[str]:
+    """Names of the module's functions given to pydantic's `Discriminator(...)`."""
+    return frozenset(
+        node.args[0].id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "Discriminator"
+        and node.args
+        and isinstance(node.args[0], ast.Name)
+    )
+
+
 def mutants_of_module(module: str, operators: frozenset[str] | None = None) -> list[Mutant]:
     """Every mutant of one rules module, in source order, each with an id that survives edits
     elsewhere in the module (module, function, operator and the change itself)."""
     text = module_source(module)
-    finder = _SiteFinder(module)
-    finder.visit(ast.parse(text))
+    tree = ast.parse(text)
+    finder = _SiteFinder(module, _discriminators(tree))
+    finder.visit(tree)
     encoded = text.encode("utf-8")
     lines = encoded.splitlines(keepends=True)
     mutants: list[Mutant] = []

@@ -21,7 +21,7 @@ from types import CodeType
 from typing import Any
 
 from validator.checks import CardReport, LanguageCheck, add_real_play, check_card, language_checks
-from validator.engine import CardBase, load_set_file, run_paths
+from validator.engine import CardBase, forget_memos, load_set_file, run_paths
 from validator.mutants.operators import ENGINE_DIR, RULES_MODULES
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -96,8 +96,10 @@ def scenario_key(path: Path) -> str:
 
 
 def forget_caches() -> None:
-    """Empty the engine's memo tables (module-level dicts named *_CACHE), so that each card's
-    run reaches every line its result depends on rather than a value an earlier card left."""
+    """Empty the engine's memo tables (`validator/engine/memo.py`, and any module-level dict
+    named *_CACHE), so that each card's run reaches every line its result depends on rather
+    than a value an earlier card left."""
+    forget_memos()
     for module in RULES_MODULES:
         namespace = vars(sys.modules[f"validator.engine.{module}"])
         for name, value in namespace.items():
