@@ -85,7 +85,7 @@ CASES = [
     # Hireling: no Ally nor Sidekick, he is not given up for an escape (and says so).
     ("Hireling", "turn:sacrifice:compare:ff48e84f", "not sacrificed for an escape"),
     ("Hireling", "turn:sacrifice:compare:a03ec5b2", "not sacrificed for an escape"),
-    ("Hireling", "turn:sacrifice:compare:4d47376a", "not sacrificed for an escape"),
+    ("Hireling", "turn:sacrifice:branch:9f3d8a23", "not sacrificed for an escape"),
     # Hireling: gone, the second Big item he carried goes to the lowest-Level player.
     ("Hireling", "badstuff:take_card:statement:c736bf0f", "goes to the lowest Level"),
     # Steal a Level with no one named: a Level 2 player has a level to give; with everyone

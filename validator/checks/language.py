@@ -10,7 +10,8 @@ condition true and false, roll tables with faces on their edges...), checked lik
 set by `check_card`, whose predictions come from the encoding and the rules (the oracle),
 never from the engine. `LANGUAGE_SCENARIOS` add the runs a card's own checks do not generate
 (the Theft meta-ability, Allies, Ship enhancers...), each with its expectation written from
-the rules.
+the rules. The refused moves of `validator/checks/refusals.py` (selling nothing, one card
+paid twice...) join the family, one unit each.
 
 A synthetic card must come out *verified*: a check that no longer predicts one of its effects
 is a failure here, not a warning, so the family cannot quietly stop seeing what it was written
@@ -26,6 +27,7 @@ from functools import cache
 from typing import Any
 
 from validator.checks.references import _library_for
+from validator.checks.refusals import REFUSALS, Refusal, check_refusal
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext, expect_values
 from validator.engine import CardBase, parse_card
@@ -1643,7 +1645,14 @@ def language_checks() -> list[LanguageCheck]:
     """Every unit of the family, in a fixed order."""
     checks = [_card_check(card) for card in synthetic_cards()]
     checks += [_scenario_check(name, docs, run) for name, docs, run in LANGUAGE_SCENARIOS]
+    checks += [_refusal_check(refusal) for refusal in REFUSALS]
     return checks
+
+
+def _refusal_check(refusal: Refusal) -> LanguageCheck:
+    """A malformed move the engine must refuse, changing nothing (validator/checks/refusals.py):
+    one unit each, so the mutation runner judges a change by the refusals that reach it."""
+    return LanguageCheck(f"refused: {refusal.name}", lambda: check_refusal(refusal, LANGUAGE_SET))
 
 
 def check_language() -> list[CardReport]:

@@ -5,6 +5,7 @@ else (an import-linter contract holds it). Nothing in the engine imports Django,
 Django parts of the validator, so the engine can load and play card packs anywhere.
 """
 
+from validator.engine.abilities import use_ability
 from validator.engine.cards import (
     CARD_TYPES,
     CHARACTER_KINDS,
@@ -142,10 +143,13 @@ from validator.engine.cards.glossary import (
     effect_entry,
     effect_type_name,
 )
+from validator.engine.combat import offer_help
+from validator.engine.combat_specials import bribe
 from validator.engine.game import (
     InvariantViolation,
     Stats,
     build_game,
+    check_invariants,
     play_game,
     simulate,
 )
@@ -168,14 +172,19 @@ from validator.engine.scenario import (
     ScenarioDocument,
     ScenarioError,
     ScenarioResult,
+    fingerprint,
     forget_library_decks,
     library_from_set_files,
     parse_scenario,
     run_paths,
     run_scenario,
+    scenario_game,
 )
 from validator.engine.state import (
+    CardInstance,
+    Game,
     Options,
+    Player,
     RuleViolation,
     SeededDie,
 )
@@ -212,6 +221,7 @@ from validator.engine.text import (
     slot_label,
     unknown_stats,
 )
+from validator.engine.turn import equip, loot_room, sacrifice, sell, trade
 from validator.engine.version import ENGINE_VERSION
 
 __all__ = [
@@ -248,6 +258,7 @@ __all__ = [
     "CannotEscape",
     "CardBase",
     "CardDocumentError",
+    "CardInstance",
     "CardLibrary",
     "CardProvenance",
     "CardTag",
@@ -285,6 +296,7 @@ __all__ = [
     "FollowerCard",
     "ForceHelp",
     "GainLevels",
+    "Game",
     "HandSize",
     "HasInPlay",
     "HelperPresent",
@@ -322,6 +334,7 @@ __all__ = [
     "OutcomeBase",
     "PackDocument",
     "PackError",
+    "Player",
     "PlayersOnSide",
     "ReadLimits",
     "RefusesCombat",
@@ -354,9 +367,11 @@ __all__ = [
     "WinsTies",
     "apply_move",
     "bot_move",
+    "bribe",
     "build_game",
     "build_pack",
     "card_json_schema",
+    "check_invariants",
     "condition_entry",
     "copy_table",
     "describe_move",
@@ -364,6 +379,8 @@ __all__ = [
     "dump_card",
     "effect_entry",
     "effect_type_name",
+    "equip",
+    "fingerprint",
     "forget_library_decks",
     "forget_memos",
     "format_path",
@@ -373,8 +390,10 @@ __all__ = [
     "line_for",
     "load_pack",
     "load_set_file",
+    "loot_room",
     "nearest_word",
     "new_table",
+    "offer_help",
     "pack_content_hash",
     "pack_json",
     "pack_yaml",
@@ -393,12 +412,17 @@ __all__ = [
     "run_bots",
     "run_paths",
     "run_scenario",
+    "sacrifice",
+    "scenario_game",
     "seats_to_move",
+    "sell",
     "signed",
     "simulate",
     "slot_label",
     "table_scenario",
     "table_view",
+    "trade",
     "unknown_stats",
+    "use_ability",
     "whole_number",
 ]

@@ -161,7 +161,7 @@ def loot_room(game: Game, player: Player) -> CardInstance:
         raise RuleViolation("you fought a monster this turn, so there is no room to loot")
     deck = "treasure" if game.options.faster_play else "door"
     if not game.can_draw(deck):
-        raise RuleViolation(f"the {deck} deck is empty")
+        raise RuleViolation(f"no card to draw: the {deck} deck and its discards are empty")
     card = game.draw(deck)
     receive_drawn(game, player, card)
     game.phase = "after_door"
@@ -399,10 +399,12 @@ def sell(game: Game, player: Player, cards: Sequence[CardInstance]) -> int:
     if len({c.uid for c in cards}) != len(cards):
         raise RuleViolation("each item can be sold once")
     for card in cards:
-        if card not in player.hand and card not in player.items:
-            raise RuleViolation(f"{player.name} has no {card.name} to sell")
+        # What the card is comes first: a Race on the table is refused as no item, not as a
+        # card the player lacks (the items in play are only the equipped and the carried).
         if not (is_item(card.card) or is_one_shot(card.card)):
             raise RuleViolation(f"{card.name} is not an item and cannot be sold")
+        if card not in player.hand and card not in player.items:
+            raise RuleViolation(f"{player.name} has no {card.name} to sell")
     values = sorted((ship_gold(player, c) for c in cards), reverse=True)
     doubled = False
     if values and not player.double_sale_used and any(player.passive_effects(SellDouble)):
@@ -929,10 +931,14 @@ def sacrifice(
     combat = require_combat(game)
     if player not in combat.side:
         raise RuleViolation(f"{player.name} is not fighting")
+    # What the card is comes first: an item on the table is refused as no Ally, not as a
+    # follower the player lacks.
+    if follower.kind not in ("ally", "sidekick"):
+        raise RuleViolation(
+            f"{follower.name} is not an Ally or a Sidekick and cannot be sacrificed to escape"
+        )
     if follower not in player.followers:
         raise RuleViolation(f"{player.name} has no {follower.name} in play")
-    if follower.kind not in ("ally", "sidekick"):
-        raise RuleViolation(f"a {follower.kind} cannot be sacrificed to escape")
     remove_from(player.followers, follower)
     game.discard(follower)
     combat.sacrificed.add(player.name)

@@ -20,6 +20,7 @@ from validator.engine.scenario.runner import (
     run_paths,
     run_scenario,
     run_scenario_file,
+    scenario_game,
 )
 
 __all__ = [
@@ -40,4 +41,5 @@ __all__ = [
     "run_scenario",
     "run_scenario_file",
     "scenario_files",
+    "scenario_game",
 ]

@@ -194,25 +194,8 @@ def run_scenario(
     base_dir: Path | None = None,
 ) -> ScenarioResult:
     """Set the table, play the steps, check the expectations."""
-    known_lines = lines or {}
-
-    def fail(path: Sequence[str | int], message: str) -> ScenarioError:
-        return located_error(path, message, known_lines, source)
-
-    cards = build_library(document, library, base_dir, fail)
-    rng = random.Random(document.seed if document.seed is not None else 0)
-    game = Game(
-        players=[Player(p.name, level=p.level, sex=p.sex) for p in document.players],
-        rng=rng,
-        options=Options(document.options.faster_play, document.options.shared_victory),
-        chooser=DefaultChooser(),
-    )
-    game.die = ScriptedDie(document.dice, SeededDie(rng))
-    context = _Context(document, known_lines, source, cards, game)
-    _build_decks(context)
-    _set_table(context)
-
-    game.total_cards = sum(map(len, game.card_piles()))
+    context = _set_up(document, source=source, lines=lines, library=library, base_dir=base_dir)
+    game = context.game
     values: dict[str, Any] = {}
     refusal: str | None = None
     broken = check_invariants(game)
@@ -280,6 +263,58 @@ def run_scenario(
     values["log"] = list(game.log)
     failures = _check(context, document.expect, values, refusal)
     return ScenarioResult(document.name, source, not failures, failures, values)
+
+
+def _set_up(
+    document: ScenarioDocument,
+    *,
+    source: str,
+    lines: dict[tuple[str | int, ...], int] | None,
+    library: CardLibrary | None,
+    base_dir: Path | None,
+) -> _Context:
+    """The game a scenario starts from: its cards, decks, players' tables and combat."""
+    known_lines = lines or {}
+
+    def fail(path: Sequence[str | int], message: str) -> ScenarioError:
+        return located_error(path, message, known_lines, source)
+
+    cards = build_library(document, library, base_dir, fail)
+    rng = random.Random(document.seed if document.seed is not None else 0)
+    game = Game(
+        players=[Player(p.name, level=p.level, sex=p.sex) for p in document.players],
+        rng=rng,
+        options=Options(document.options.faster_play, document.options.shared_victory),
+        chooser=DefaultChooser(),
+    )
+    game.die = ScriptedDie(document.dice, SeededDie(rng))
+    context = _Context(document, known_lines, source, cards, game)
+    _build_decks(context)
+    _set_table(context)
+    game.total_cards = sum(map(len, game.card_piles()))
+    return context
+
+
+def scenario_game(document: ScenarioDocument, *, library: CardLibrary | None = None) -> Game:
+    """The game a scenario sets up, after its steps, for code that then makes moves of its own
+    (the validator's checks of refused moves, which no step can express). Its `expect` is not
+    read. A table that breaks an invariant or a step the rules refuse raises ScenarioError
+    naming it: such a game is not the one the document describes."""
+    context = _set_up(document, source="", lines=None, library=library, base_dir=None)
+    game = context.game
+    broken = check_invariants(game)
+    if broken:
+        raise context.fail(["players"], f"invariant broken by the table: {'; '.join(broken)}")
+    for index, step in enumerate(document.steps):
+        path: list[str | int] = ["steps", index]
+        try:
+            _apply_step(context, step, path)
+        except RuleViolation as exc:
+            raise context.fail(path, f"the step is refused: {exc}") from None
+        broken = check_invariants(game)
+        if broken:
+            raise context.fail(path, f"invariant broken: {'; '.join(broken)}")
+    return game
 
 
 def fingerprint(game: Game) -> tuple[Any, ...]:
