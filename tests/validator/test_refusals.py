@@ -84,6 +84,8 @@ CASES = [
     ("turn:sacrifice:branch:61eb4f6f", "sacrificing an Ally still in the hand", "crashed"),
     ("turn:sacrifice:compare:4d47376a", "sacrificing an Ally still in the hand", "crashed"),
     ("turn:equip:branch:1fdeef90", "equipping a Ship enhancer fitted to a Ship", "crashed"),
+    # An item already equipped is then refused as one the player lacks.
+    ("turn:equip:branch:f01d91d2", "equipping an item already equipped", "refused as"),
     ("state:Game.draw:branch:3d69e066", "drawing with the deck and its discards empty", "crashed"),
     # Without its own test, looting an empty deck is refused by the draw, in the draw's words.
     (

@@ -268,6 +268,12 @@ REFUSALS: list[Refusal] = [
         lambda g: equip(g, _player(g, "Hero"), _card(g, "Hero", SAILS)),
         "has no",
     ),
+    Refusal(
+        "equipping an item already equipped",
+        {"players": _hero_and_rival(in_play=[GEM])},
+        lambda g: equip(g, _player(g, "Hero"), _card(g, "Hero", GEM)),
+        "already equipped",
+    ),
     # Decks: a card is drawn from a deck, else from its discards shuffled; with both empty
     # there is none.
     Refusal(
