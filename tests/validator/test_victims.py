@@ -176,7 +176,11 @@ CASES = [
     # Big Cart, a Big item loss the potion, and the potion is no second Big item.
     ("Curse! Lose a Small Item", "state:item_candidates:branch:e7da6c7c", "only a Big item"),
     ("Curse! Lose a Big Item", "state:is_big:truth:b4d1263f", "only a carried potion"),
-    ("Curse! Lose a Small Item", "state:_compute_card_facts:truth:0e5a2cc5", "and a carried potion"),
+    (
+        "Curse! Lose a Small Item",
+        "state:_compute_card_facts:truth:0e5a2cc5",
+        "and a carried potion",
+    ),
     # The dead start their next turn with four cards from each deck.
     ("Bullrog", "badstuff:kill:truth:1992dcfc", "four cards from each deck"),
 ]

@@ -14,7 +14,7 @@ import yaml
 
 from validator.engine import ENGINE_VERSION
 
-CHECKS_VERSION = "15"
+CHECKS_VERSION = "16"
 
 
 @dataclass

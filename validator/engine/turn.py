@@ -761,8 +761,11 @@ def _play_other(
 ) -> None:
     definition = card.card
     effects = definition.effects
-    if any(isinstance(e, ExtraCharacterCard) for e in effects):
-        extra = next(e for e in effects if isinstance(e, ExtraCharacterCard))
+    # What the card does is told by the kinds of effect it carries (one of these each, in the
+    # five sets; a card carrying two of them is played as the first found here).
+    kinds = card.effects_by_type
+    if ExtraCharacterCard in kinds:
+        extra = kinds[ExtraCharacterCard][0]
         axis = extra.axis
         if player is not game.active_player:
             raise RuleViolation(f"{card.name} is played when you could play a {axis}: your turn")
@@ -779,10 +782,10 @@ def _play_other(
         remove_from(player.hand, card)
         player.attachments.append(card)
         return
-    if any(isinstance(e, Cheat) for e in effects):
+    if Cheat in kinds:
         _play_cheat(game, player, card, with_card)
         return
-    if any(isinstance(e, AddMonster) for e in effects):
+    if AddMonster in kinds:
         combat = require_combat(game)
         if with_card is None or with_card not in player.hand or not is_monster(with_card.card):
             raise RuleViolation(
@@ -793,7 +796,7 @@ def _play_other(
         combat.spent.append(card)
         add_monster(game, combat, with_card)
         return
-    if any(isinstance(e, Mate) for e in effects):
+    if Mate in kinds:
         combat = require_combat(game)
         original = monster_named(combat, target_monster)
         if original.mate_of is not None:
@@ -802,7 +805,7 @@ def _play_other(
         combat.monsters.append(MonsterInPlay(card, mate_of=original))
         game.note(f"{original.name} gets a Mate")
         return
-    if any(isinstance(e, ReplaceMonster) for e in effects):
+    if ReplaceMonster in kinds:
         combat = require_combat(game)
         old = monster_named(combat, target_monster)
         if with_card is None or with_card not in player.hand or not is_monster(with_card.card):
@@ -816,10 +819,10 @@ def _play_other(
         combat.spent.append(card)
         add_monster(game, combat, with_card)
         return
-    if any(isinstance(e, TakeItemInCombat) for e in effects):
+    if TakeItemInCombat in kinds:
         _help_me_out(game, player, card, target_player, with_card)
         return
-    if any(isinstance(e, RemoveMonster) for e in effects):
+    if RemoveMonster in kinds:
         combat = require_combat(game)
         remove_from(player.hand, card)
         combat.spent.append(card)
