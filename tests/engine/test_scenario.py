@@ -241,3 +241,38 @@ def test_a_charity_step_gives_the_named_card_to_the_lowest_level() -> None:
             )
         )
         assert refused.passed, refused.failures
+
+
+def test_hand_expectations_name_cards_still_in_or_gone_from_a_hand() -> None:
+    # Aric sells the Flaming Armor (400 Gold), the Boots of Butt-Kicking (400) and the Helm of
+    # Courage (200): 1,000 Gold, a level; the Magic Missile he keeps stays in his hand.
+    document = scenario(
+        players=[
+            {
+                "name": "Aric",
+                "level": 4,
+                "hand": [
+                    "Flaming Armor",
+                    "Boots of Butt-Kicking",
+                    "Helm of Courage",
+                    "Magic Missile",
+                ],
+            },
+            {"name": "Suzan", "sex": "female"},
+        ],
+        steps=[
+            {"sell": ["Flaming Armor", "Boots of Butt-Kicking", "Helm of Courage"], "by": "Aric"}
+        ],
+        expect={
+            "in_hand": {"Aric": ["Magic Missile"]},
+            "not_in_hand": {"Aric": ["Flaming Armor", "Boots of Butt-Kicking"]},
+            "levels": {"Aric": 5},
+        },
+    )
+    result = run(document)
+    assert result.passed, result.failures
+    assert result.values["hands"] == {"Aric": ["Magic Missile"], "Suzan": []}
+    wrong = run({**document, "expect": {"in_hand": {"Aric": ["Flaming Armor"]}}})
+    assert wrong.failures == ["in_hand.Aric: Flaming Armor is not there"]
+    kept = run({**document, "expect": {"not_in_hand": {"Aric": ["Magic Missile"]}}})
+    assert kept.failures == ["not_in_hand.Aric: Magic Missile is still there"]

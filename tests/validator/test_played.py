@@ -70,7 +70,7 @@ CASES = [
     # Wishing Ring: out of combat, named at no one, it is its player's own curse that goes.
     ("Wishing Ring", "turn:_play_one_shot:boolean:365b1533", "out of combat when no one is named"),
     ("Wishing Ring", "turn:_cancel_curse:branch:7528c2b8", "out of combat when no one is named"),
-    ("Wishing Ring", "turn:_cancel_curse:statement:2f4f2565", "out of combat when no one is named"),
+    ("Wishing Ring", "turn:_cancel_curse:statement:deea6ed4", "out of combat when no one is named"),
     ("Wishing Ring", "turn:_cancel_curse:statement:5d19b667", "out of combat when no one is named"),
     # Magic Lamp: played only by someone in the fight.
     ("Magic Lamp", "turn:_play_one_shot:branch:d2aec6e9", "refused to a player outside the fight"),

@@ -432,7 +432,8 @@ def _trade_checks(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) -
             "combat": fight,
             "deck": {"treasure": new},
         },
-        expect_values(hand_sizes={"Hero": count - 1}),
+        # The Trinkets stay: none is traded for a new card.
+        expect_values(hands={"Hero": ["Validator Trinket"] * (count - 1)}),
     )
 
 

@@ -98,5 +98,6 @@ class DefaultChooser:
     def trade_treasures(
         self, game: Game, player: Player, candidates: Sequence[CardInstance], count: int
     ) -> list[CardInstance]:
-        """Treasure cards to trade in for fresh ones: the least useful, if there are enough."""
-        return sorted(candidates, key=card_worth)[:count] if len(candidates) >= count else []
+        """Treasure cards to trade in for fresh ones: the `count` least useful (all of them when
+        fewer; the rules then refuse the trade)."""
+        return sorted(candidates, key=card_worth)[:count]

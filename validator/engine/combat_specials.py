@@ -58,18 +58,20 @@ def _trade_treasures(game: Game, player: Player, count: int, where: str = "hand"
         candidates += [c for c in player.in_play() if c.card.deck == "treasure"]
     traded = game.chooser.trade_treasures(game, player, candidates, count)
     if len(traded) != count:
-        return
+        return  # fewer Treasure cards than the card asks for: no trade at all
+    traded_in = 0
     for card in traded:
         if card not in player.hand and card not in list(player.in_play()):
             # Gone with an earlier one: losing it may pass an extra Big item on to another
-            # player (enforce_big_limit), who keeps it.
+            # player (enforce_big_limit), who keeps it. It is not traded in, so not paid for.
             continue
         take_card(game, player, card)
         game.discard(card)
-    for _ in range(count):
+        traded_in += 1
+    for _ in range(traded_in):
         if game.can_draw("treasure"):
             player.hand.append(game.draw("treasure"))
-    game.note(f"{player.name} trades {count} Treasure card(s) for new ones")
+    game.note(f"{player.name} trades {traded_in} Treasure card(s) for new ones")
 
 
 def end_if_empty(game: Game, combat: Combat) -> None:

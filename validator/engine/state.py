@@ -526,7 +526,10 @@ class Combat:
 
     @property
     def side(self) -> list[Player]:
-        return [self.fighter] + ([self.helper] if self.helper is not None else [])
+        # A helper who dies in the fight leaves it: the dead help no one until revived at the
+        # next player's turn (core rules, "Death").
+        helper = self.helper
+        return [self.fighter] + ([helper] if helper is not None and not helper.dead else [])
 
     def cards(self) -> Iterator[CardInstance]:
         for m in self.monsters:

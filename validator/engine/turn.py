@@ -429,11 +429,14 @@ def sell(game: Game, player: Player, cards: Sequence[CardInstance]) -> int:
 # -- playing cards ------------------------------------------------------------------------
 
 
-def _from_hand_or_table(player: Player, card: CardInstance) -> None:
+def _from_hand_or_table(game: Game, player: Player, card: CardInstance) -> None:
     if card in player.hand:
         remove_from(player.hand, card)
     elif card in player.carried or card in player.equipped:
         remove_from(player.carried if card in player.carried else player.equipped, card)
+        cheat = player.cheats.pop(card.uid, None)
+        if cheat is not None:  # Cheat! stays in play only as long as the card it is on
+            game.discard(cheat)
     else:
         raise RuleViolation(f"{player.name} has no {card.name}")
 
@@ -647,7 +650,7 @@ def _play_one_shot(
             return
         outcomes = [e for e in effects if isinstance(e, OutcomeBase)]
         if outcomes:
-            _from_hand_or_table(player, card)
+            _from_hand_or_table(game, player, card)
             apply_outcomes(game, player, outcomes, source=card.name)
             game.discard(card)
             return
@@ -655,7 +658,7 @@ def _play_one_shot(
             raise RuleViolation(f"{card.name} is used in combat, and there is none")
         if player is not game.active_player:
             raise RuleViolation("treasures are put on the table only on your own turn")
-        _from_hand_or_table(player, card)
+        _from_hand_or_table(game, player, card)
         place_in_play(game, player, card)
         return
     usable = getattr(definition, "usable_by", None)
@@ -686,7 +689,7 @@ def _play_one_shot(
             )
         if isinstance(effect, RemoveMonster) and effect.count != "all":
             monster_named(combat, target_monster)
-    _from_hand_or_table(player, card)
+    _from_hand_or_table(game, player, card)
     combat.one_shots.append(OneShotPlay(card, player, side, monster))
     game.note(f"{player.name} plays {card.name} for the {side} side")
     for effect in effects:
@@ -743,7 +746,7 @@ def _cancel_curse(game: Game, player: Player, card: CardInstance | None, target:
     if not lasting:
         raise RuleViolation(f"{target.name} has no curse in play to cancel")
     if card is not None:
-        _from_hand_or_table(player, card)
+        _from_hand_or_table(game, player, card)
         game.discard(card)
     curse = lasting[0]
     remove_from(target.curses if curse in target.curses else target.next_combat, curse)

@@ -237,6 +237,8 @@ class Expect(Model):
     hand_sizes: dict[Name, int] = Field(default_factory=dict)
     in_play: dict[Name, list[Name]] = Field(default_factory=dict)
     not_in_play: dict[Name, list[Name]] = Field(default_factory=dict)
+    in_hand: dict[Name, list[Name]] = Field(default_factory=dict)
+    not_in_hand: dict[Name, list[Name]] = Field(default_factory=dict)
     carried: dict[Name, list[Name]] = Field(default_factory=dict)
     equipped: dict[Name, list[Name]] = Field(default_factory=dict)
     dead: list[Name] | None = None

@@ -253,6 +253,7 @@ def run_scenario(
     values["treasures_face_up"] = last.treasures_face_up if last is not None else False
     values["levels"] = {p.name: p.level for p in game.players}
     values["hand_sizes"] = {p.name: len(p.hand) for p in game.players}
+    values["hands"] = {p.name: sorted(c.name for c in p.hand) for p in game.players}
     values["in_play"] = {p.name: sorted(c.name for c in p.in_play()) for p in game.players}
     values["carried"] = {p.name: sorted(c.name for c in p.carried) for p in game.players}
     values["equipped"] = {p.name: sorted(c.name for c in p.equipped) for p in game.players}
@@ -682,13 +683,14 @@ def _check(
             actual = values[key][player_name(name, ["expect", key, name])]
             if actual != wanted:
                 failures.append(f"{key}.{name}: expected {wanted}, got {actual}")
-    for key, present in (
-        ("in_play", True),
-        ("not_in_play", False),
-        ("carried", True),
-        ("equipped", True),
+    for key, present, source_key in (
+        ("in_play", True, "in_play"),
+        ("not_in_play", False, "in_play"),
+        ("in_hand", True, "hands"),
+        ("not_in_hand", False, "hands"),
+        ("carried", True, "carried"),
+        ("equipped", True, "equipped"),
     ):
-        source_key = "in_play" if key == "not_in_play" else key
         for name, cards in getattr(expect, key).items():
             actual = {
                 c.casefold() for c in values[source_key][player_name(name, ["expect", key, name])]
