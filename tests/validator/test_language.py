@@ -74,6 +74,8 @@ def test_a_roll_acts_only_when_the_face_it_picks_does() -> None:
         ("turn:join_monster:branch:28350f5a", "Abilities and bonuses", "Syn Grave Dust"),
         # A one-shot's condition no longer holds back its escape for a Human.
         ("turn:_play_one_shot:negation:d66924ae", "One-shots for some players", "escape"),
+        # Cards pulled from a hand without looking are the taker's pick instead of chance.
+        ("badstuff:_rivals_take:branch:e53cb818", "Cards pulled unseen", "rather than chance"),
     ],
 )
 def test_a_planted_bug_fails_the_language_check(mutant: str, check: str, words: str) -> None:

@@ -153,9 +153,7 @@ def kill(game: Game, player: Player, combat: Combat | None = None) -> None:
         body.append(item)
     body.extend(player.followers)
     player.followers.clear()
-    for cheat in player.cheats.values():
-        game.discard(cheat)
-    player.cheats.clear()
+    # Each Cheat! went with its item above (detach_item): one is only ever on an item in play.
     player.dead = True
     player.needs_fresh_start = True
     for origin in player.axis_cards("origin"):  # Origins are lost at death
