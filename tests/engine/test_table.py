@@ -21,6 +21,7 @@ from validator.engine import (
 from validator.engine.game import check_invariants
 from validator.engine.scenario import CardLibrary
 from validator.engine.scenario.runner import fingerprint
+from validator.engine.strength import monsters_strength, side_strength
 
 
 def cards(library: CardLibrary) -> tuple[Any, ...]:
@@ -234,12 +235,13 @@ def rig(
     game = table.game
 
     def take(name: str) -> Any:
-        for pile in (game.door_deck, game.treasure_deck):
+        # From the decks, or from a hand the deal put it in.
+        for pile in (game.door_deck, game.treasure_deck, *(p.hand for p in game.players)):
             for card in pile:
                 if card.name == name:
                     pile.remove(card)
                     return card
-        raise AssertionError(f"no {name} left in the decks")
+        raise AssertionError(f"no {name} left in the decks or the hands")
 
     for seat, names in (hand or {}).items():
         game.players[seat].hand.extend(take(n) for n in names)
@@ -420,3 +422,52 @@ def test_an_undead_monster_joins_a_fight_with_an_undead_one(core_library: CardLi
     assert {"join": horse} not in legal_moves(other, 1)
     with pytest.raises(RuleViolation, match="can join only a fight with a monster sharing"):
         apply_move(other, 1, {"join": horse})
+
+
+def test_a_bot_plays_its_cheapest_card_that_turns_a_person_s_fight_once_a_fight(
+    core_library: CardLibrary,
+) -> None:
+    def dealt() -> Table:
+        # P1 (Level 1, no items in play) against the Lame Goblin (Level 1): a tie, which the
+        # monster wins, so the bot keeps its cards.
+        return rig(
+            new_table(cards(core_library), seats=["person", "bot"], seed=21),
+            door="Lame Goblin",
+            hand={
+                0: ["Magic Missile", "Flaming Poison Potion"],
+                1: ["Baby", "Enraged", "Ancient"],
+            },
+        )
+
+    table = dealt()
+    hand = table.game.players[0].hand
+    missile, potion = uid_of(hand, "Magic Missile"), uid_of(hand, "Flaming Poison Potion")
+    enraged = uid_of(table.game.players[1].hand, "Enraged")
+    table = apply_move(table, 0, {"kick_door": True}, then_bots=True)
+    assert len(table.log) == 1 and table.interfered == set()
+
+    # The Magic Missile (+5) makes it 6 against 1. Baby (-5) would not turn that; Enraged (+5)
+    # makes it 6 against 6, a tie the monster wins; Ancient (+10) would too, but costs more.
+    table = apply_move(table, 0, {"play": missile}, then_bots=True)
+    assert table.log[-1] == (1, {"play": enraged, "on": "Lame Goblin"})
+    assert {c.name for c in table.game.players[1].hand} == {"Baby", "Ancient"} | {
+        c.name for c in dealt().game.players[1].hand if c.uid != enraged
+    }
+    assert table.interfered == {1}
+    combat = table.game.combat
+    assert combat is not None
+    assert side_strength(table.game, combat) == 6 and monsters_strength(table.game, combat) == 6
+
+    # The Flaming Poison Potion (+3) makes it 9 against 6: the bot has played against this
+    # fight already and keeps Ancient.
+    table = apply_move(table, 0, {"play": potion}, then_bots=True)
+    assert table.log[-1][0] == 0 and len(table.log) == 4
+    assert "Ancient" in {c.name for c in table.game.players[1].hand}
+
+    # The moves of the log alone give the same table, the once-a-fight record included.
+    again = dealt()
+    for seat, move in table.log:
+        again = apply_move(again, seat, move)
+    assert state(again) == state(table) and again.interfered == {1}
+    won = apply_move(table, 0, {"resolve": True}, then_bots=True)
+    assert won.game.players[0].level == 2 and won.interfered == set()

@@ -134,7 +134,9 @@ class Table:
     asked: tuple[int, int] | None = None
     # Seats already asked in the current combat (each is asked once, so asking cannot loop).
     asked_before: set[int] = field(default_factory=set)
-    combat_id: int = 0
+    # Seats outside the fight that have played a card against the current one (a bot does so
+    # once a fight: interfering). Derived from the log's moves, so a replay rebuilds it.
+    interfered: set[int] = field(default_factory=set)
 
     @property
     def over(self) -> bool:
@@ -251,6 +253,7 @@ def copy_table(table: Table) -> Table:
         log=list(table.log),
         asked=table.asked,
         asked_before=set(table.asked_before),
+        interfered=set(table.interfered),
     )
     copied.game = copy.deepcopy(game, memo)
     return copied
@@ -325,6 +328,53 @@ def _run_bots(table: Table) -> None:
             break
         _bot_plays(table, waiting[0])
         moved += 1
+    if not table.over:
+        _bots_interfere(table)
+
+
+def _bots_interfere(table: Table) -> None:
+    """While a person fights and would win, each bot outside the fight, from the fighter's
+    left, may play one card against it (a monster enhancer, or a one-shot for the monsters):
+    the cheapest card in its hand that turns the fight, once a fight. The person then sees it
+    in the log and may answer before resolving."""
+    game = table.game
+    combat = game.combat
+    if combat is None or table.asked is not None:
+        return
+    fighter = game.players.index(combat.fighter)
+    if table.seats[fighter] != "bot":
+        for offset in range(1, len(table.seats)):
+            seat = (fighter + offset) % len(table.seats)
+            player = game.players[seat]
+            if table.seats[seat] != "bot" or seat in table.interfered or player in combat.side:
+                continue
+            if player.dead or not _winning(game, combat):
+                continue
+            turned = _interference(table, seat)
+            if turned is not None:
+                _apply(table, seat, turned)
+
+
+def _interference(table: Table, seat: int) -> Move | None:
+    """The bot's cheapest card against the monsters that makes the fighter's side lose."""
+    player = table.game.players[seat]
+    monsters = {m.name for m in table.game.combat.monsters} if table.game.combat else set()
+    # A monster enhancer's bonus is its `strength`; a one-shot's its `bonus`.
+    bonuses = {c.uid: c.card.__dict__.get("strength") or c.bonus for c in player.hand}
+    tries = sorted(
+        (m for m in _candidates(table, seat) if "play" in m and m.get("on") in monsters),
+        key=lambda m: (bonuses.get(m["play"], 0), m["play"]),
+    )
+    for move in tries:
+        trial = copy_table(table)
+        try:
+            _apply(trial, seat, move)
+        except RuleViolation:
+            continue
+        combat = trial.game.combat
+        if combat is not None and not _winning(trial.game, combat):
+            return move
+    return None
 
 
 def _bot_plays(table: Table, seat: int) -> Move:
@@ -581,6 +631,9 @@ def _apply(table: Table, seat: int, move: Move) -> None:
     table.log.append((seat, dict(move)))
     if game.combat is not combat_before:
         table.asked_before = set()
+        table.interfered = set()
+    elif combat_before is not None and "play" in move and player not in combat_before.side:
+        table.interfered.add(seat)
 
 
 def _ask(table: Table, player: Player, move: Move) -> None:
