@@ -433,10 +433,8 @@ def _from_hand_or_table(game: Game, player: Player, card: CardInstance) -> None:
     if card in player.hand:
         remove_from(player.hand, card)
     elif card in player.carried or card in player.equipped:
-        remove_from(player.carried if card in player.carried else player.equipped, card)
-        cheat = player.cheats.pop(card.uid, None)
-        if cheat is not None:  # Cheat! stays in play only as long as the card it is on
-            game.discard(cheat)
+        # Off the table as any item leaves it: what hangs on it (Cheat!) goes too.
+        detach_item(game, player, card)
     else:
         raise RuleViolation(f"{player.name} has no {card.name}")
 
