@@ -78,7 +78,8 @@ bench: setup ## engine, scenario and validation speed (figures, never asserted)
 	$(PY) manage.py bench_pack
 	$(PY) manage.py bench_proxies
 	$(PY) manage.py bench_faces
-	$(BIN)/pytest tests/abuse -q  # each hostile request's CPU seconds and memory (issue 15)
+	$(BIN)/pytest tests/abuse -q --ignore=tests/abuse/test_cost_fuzzer.py  # each hostile request's CPU seconds and memory (issue 15)
+	$(BIN)/pytest tests/abuse/test_cost_fuzzer.py -q  # the cost fuzzer, both tiers: the worst input per entry point (issue 34)
 
 mutants: setup ## mutation testing of the rules engine: kill rates and every survivor (MUTANTS="--sample 50")
 	$(PY) -m validator.mutants $(MUTANTS)

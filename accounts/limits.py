@@ -21,6 +21,7 @@ from typing import Final, Literal
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
+from django.db import connection
 from django.http import HttpRequest
 
 # The clock of every window and wait (a test moves it instead of sleeping).
@@ -120,16 +121,47 @@ def rate_limit(*, scope: str, idents: Iterable[str], limit: int, per: Window, wh
 BUSY_RETRY_SECONDS = 30
 
 
-def refuse_when_busy(*, active: int, limit: int, what: str) -> None:
-    """Raise TooManyRequests when a user already has `limit` or more `what` ("simulations")
-    waiting or running: the one refusal of every background job's per-user limit."""
-    if active >= limit:
-        raise TooManyRequests(
-            f"You already have {active} {what} waiting or running, the most one user may have "
-            f"at a time ({limit}). Try again in {BUSY_RETRY_SECONDS} seconds, when one of them "
-            "has finished.",
-            retry_after=BUSY_RETRY_SECONDS,
-        )
+def refuse_when_busy(
+    *, active: int, limit: int, what: str, per: Literal["user", "address"] = "user"
+) -> None:
+    """Raise TooManyRequests when a user (or, `per="address"`, the client address, whatever
+    its accounts) already has `limit` or more `what` ("simulations") waiting or running: the
+    one refusal of every background job's per-user and per-address limit."""
+    if active < limit:
+        return
+    if per == "user":
+        holder, most = "You already have", "the most one user may have"
+    else:
+        holder, most = "Your address already has", "the most one address may have"
+    raise TooManyRequests(
+        f"{holder} {active} {what} waiting or running, {most} at a time ({limit}). "
+        f"Try again in {BUSY_RETRY_SECONDS} seconds, when one of them has finished.",
+        retry_after=BUSY_RETRY_SECONDS,
+    )
+
+
+# The longest address kept on a job (an IPv6 address with a zone fits).
+ADDRESS_MAX_LENGTH = 64
+
+
+def job_address(address: str) -> str:
+    """The client address as a job keeps it, to count the address's jobs (see
+    `lock_address`)."""
+    return address[:ADDRESS_MAX_LENGTH]
+
+
+def lock_address(address: str) -> None:
+    """Inside a transaction: make the requests that count and queue jobs of one client
+    address run one after another, so two at once cannot both pass its limit (the per-user
+    limits lock the user's row for the same reason). PostgreSQL: a transaction-level advisory
+    lock on the address; SQLite's IMMEDIATE transactions run one at a time already."""
+    if not address or connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(
+        hashlib.sha256(b"jobs:" + address.encode()).digest()[:8], "big", signed=True
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
 # -- logging in -------------------------------------------------------------------------------

@@ -1,21 +1,42 @@
-"""What changes accounts: making and revoking API tokens; each user's scope of set codes."""
+"""What changes accounts: signing up (limited per address), making and revoking API tokens;
+each user's scope of set codes."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.utils.text import slugify
 
+from accounts import limits
 from accounts.models import ApiToken, CodeScope, new_token_key, token_digest
 
 MAX_TOKENS_PER_USER = 20
 # Enough of the key to tell tokens apart in a list ("mk_" and a few random characters).
 HINT_LENGTH = 10
+
+
+def user_sign_up(*, form: BaseUserCreationForm[User], address: str) -> User:
+    """Make the account of a valid sign-up `form` sent from `address`.
+
+    Raises TooManyRequests, and makes nothing, past SIGNUPS_PER_HOUR accounts from that
+    address in the current hour (only sign-ups that would succeed count: a form with an error
+    never reaches here). Each account has its own caps on background jobs, so this bounds what
+    one address can queue through fresh accounts (docs/security.md, "Fairness")."""
+    limits.rate_limit(
+        scope="signup",
+        idents=[f"address:{address}"],
+        limit=settings.SIGNUPS_PER_HOUR,
+        per="hour",
+        what="new accounts",
+    )
+    return form.save()
 
 
 @transaction.atomic

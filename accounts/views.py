@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from accounts import selectors, services
+from accounts import limits, selectors, services
 from accounts.forms import LoginForm, SignUpForm, TokenCreateForm
 
 
@@ -28,7 +28,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("catalog:profile", username=request.user.get_username())
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            user = services.user_sign_up(form=form, address=limits.client_address(request))
+        except limits.TooManyRequests as exc:
+            form.add_error(None, exc.message)
+            response = render(request, "accounts/signup.html", {"form": form}, status=429)
+            response["Retry-After"] = str(exc.retry_after)
+            return response
         login(request, user, backend="accounts.backends.ThrottledModelBackend")
         return redirect("catalog:profile", username=user.username)
     return render(request, "accounts/signup.html", {"form": form})

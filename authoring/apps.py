@@ -9,6 +9,8 @@ class AuthoringConfig(AppConfig):
         from django.conf import settings
         from PIL import Image
 
+        from catalog.images import DECODE_GUARD_PIXELS
+
         # Pillow refuses (DecompressionBombError) images over twice this many pixels before
-        # decoding them; uploads are held to the limit itself by authoring.forms.check_art.
-        Image.MAX_IMAGE_PIXELS = settings.ART_MAX_PIXELS
+        # decoding them; uploads are held to ART_MAX_PIXELS before that by catalog.images.
+        Image.MAX_IMAGE_PIXELS = max(settings.ART_MAX_PIXELS, DECODE_GUARD_PIXELS)

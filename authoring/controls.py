@@ -18,7 +18,7 @@ import json
 import math
 from typing import Any
 
-from authoring.editor import IDENTITY_FIELDS, STAT_FIELDS
+from authoring.editor import CARD_YAML_LIMITS, IDENTITY_FIELDS, STAT_FIELDS
 from validator.engine import (
     CONDITION_TYPES,
     EFFECT_TYPES,
@@ -127,7 +127,7 @@ def controls_data(yaml_text: str) -> dict[str, Any] | None:
     """The YAML box's mapping as the controls edit it, or None when the YAML does not read
     as a mapping (the controls then send the designer to the YAML) or is too large."""
     try:
-        parsed = read_yaml(yaml_text or "{}", "yaml")
+        parsed = read_yaml(yaml_text or "{}", "yaml", CARD_YAML_LIMITS)
     except CardDocumentError:
         return None
     data = parsed.data if parsed.data is not None else {}

@@ -24,6 +24,7 @@ from validator.engine import (
     CardBase,
     CardDocumentError,
     DocumentError,
+    ReadLimits,
     dump_card,
     line_for,
     parse_card,
@@ -32,6 +33,12 @@ from validator.engine import (
 )
 
 IDENTITY_FIELDS = ("name", "kind", "deck", "copies")
+
+# One card's YAML: the longest real card takes under 2,000 characters.
+MAX_CARD_YAML_CHARS = 20_000
+# What the YAML half may read to: its bytes at four a character, and no more once its aliases
+# are expanded, so a short YAML never stands for megabytes of card.
+CARD_YAML_LIMITS = ReadLimits(max_bytes=4 * MAX_CARD_YAML_CHARS)
 FieldType = Literal["int", "bool", "choice"]
 
 
@@ -149,7 +156,7 @@ class Merged:
 def merge_document(values: dict[str, Any], yaml_text: str) -> Merged:
     """One card document from the form's values and the YAML; errors name field or line."""
     try:
-        parsed = read_yaml(yaml_text or "{}", "yaml")
+        parsed = read_yaml(yaml_text or "{}", "yaml", CARD_YAML_LIMITS)
     except CardDocumentError as exc:
         return Merged(None, [EditorError(e.path, e.message, line=e.line) for e in exc.errors])
     rest = parsed.data if parsed.data is not None else {}

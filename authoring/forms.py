@@ -3,16 +3,14 @@ engine."""
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
-from PIL import Image
 
 from authoring.controls import controls_data, controls_value
-from authoring.editor import STAT_FIELDS, EditorError, StatField, preview
+from authoring.editor import MAX_CARD_YAML_CHARS, STAT_FIELDS, EditorError, StatField, preview
+from catalog.images import PictureError, picture_checked
 from catalog.models import CardSet, Visibility
 from validator.engine import KINDS
 
@@ -65,10 +63,6 @@ def _stat_form_field(stat: StatField) -> forms.Field:
         choices=[("", "—"), *((c, c.replace("_", " ")) for c in stat.choices)],
         widget=forms.Select(attrs=attrs),
     )
-
-
-# One card's YAML: the longest real card takes under 2,000 characters.
-MAX_CARD_YAML_CHARS = 20_000
 
 
 class CardForm(forms.Form):
@@ -128,35 +122,12 @@ class CardForm(forms.Form):
 
 
 def check_art(upload: UploadedFile[bytes]) -> None:
-    """Card art: limited in bytes, pixels and format, opened by Pillow with its guard on."""
-    limit = settings.ART_MAX_BYTES
-    if upload.size is not None and upload.size > limit:
-        raise forms.ValidationError(f"art is limited to {limit // 1024} KB")
-    upload.seek(0)
-    data = upload.read(limit + 1)
-    upload.seek(0)
-    if len(data) > limit:
-        raise forms.ValidationError(f"art is limited to {limit // 1024} KB")
-    # Pillow's decompression-bomb guard is set to the art limit when the app starts
-    # (AuthoringConfig.ready); the size check below refuses anything between 1x and 2x.
+    """Card art: limited in bytes, pixels and format, checked without decoding its pixels
+    (catalog.images); the service that keeps it draws it again without its metadata."""
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            if image.format not in settings.ART_FORMATS:
-                raise forms.ValidationError(
-                    f"art must be {', '.join(settings.ART_FORMATS)}, not {image.format}"
-                )
-            width, height = image.size
-            if width * height > settings.ART_MAX_PIXELS:
-                raise forms.ValidationError(
-                    f"art is limited to {settings.ART_MAX_PIXELS:,} pixels ({width}x{height} given)"
-                )
-            image.verify()
-    except Image.DecompressionBombError as exc:
-        raise forms.ValidationError("art refused: too many pixels to open safely") from exc
-    except forms.ValidationError:
-        raise
-    except Exception as exc:  # Pillow raises many kinds for a broken or unknown file
-        raise forms.ValidationError("art could not be read as an image") from exc
+        picture_checked(upload, noun="art")
+    except PictureError as exc:
+        raise forms.ValidationError(str(exc)) from exc
 
 
 class StartFromForm(forms.Form):

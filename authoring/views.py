@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -22,11 +23,13 @@ from django.views.decorators.http import require_GET, require_POST
 from authoring import selectors
 from authoring.controls import controls_config, controls_data
 from authoring.editor import NEW_CARD_YAML, STAT_FIELDS, EditorError, split_document, typed_card
-from authoring.forms import CardForm, SetForm, form_preview
+from authoring.forms import CardForm, SetForm
+from authoring.previews import counted_preview
 from authoring.scenarios import scenarios_run_after_save
 from authoring.starters import STARTERS
 from catalog import selectors as catalog_selectors
 from catalog import services
+from catalog.images import PictureError
 from catalog.models import MAX_ROW_ID, Card, CardSet
 from catalog.permissions import can_edit_set
 from catalog.services import StaleRevisionError
@@ -259,6 +262,8 @@ def _card_save(request: HttpRequest, card_set: CardSet, card: Card | None) -> Ht
                 errors = [EditorError(e.path, e.message, field="name") for e in exc.errors]
             except StaleRevisionError as exc:
                 return _conflict(request, form, card_set, exc, merged.document)
+            except PictureError as exc:  # the form checked it; decoding found it broken
+                errors = [EditorError("art", str(exc), field="art")]
             else:
                 _after_save(saved)
                 messages.success(request, f"Saved {saved.name!r} as revision {saved.revision}.")
@@ -277,16 +282,18 @@ def _write(
     card: Card | None,
     document: dict[str, Any],
 ) -> Card:
-    if card is None:
-        saved = services.card_create(card_set=card_set, actor=_user(request), document=document)
-    else:
-        base = form.cleaned_data.get("base_revision") or card.revision
-        saved = services.card_update(
-            card=card, actor=_user(request), document=document, base_revision=base
-        )
-    art = form.cleaned_data.get("art")
-    if art:
-        saved = services.card_art_set(card=saved, actor=_user(request), upload=art)
+    # One transaction: art that cannot be kept leaves the card as it was.
+    with transaction.atomic():
+        if card is None:
+            saved = services.card_create(card_set=card_set, actor=_user(request), document=document)
+        else:
+            base = form.cleaned_data.get("base_revision") or card.revision
+            saved = services.card_update(
+                card=card, actor=_user(request), document=document, base_revision=base
+            )
+        art = form.cleaned_data.get("art")
+        if art:
+            saved = services.card_art_set(card=saved, actor=_user(request), upload=art)
     return saved
 
 
@@ -327,7 +334,7 @@ def card_preview(request: HttpRequest, code: str) -> JsonResponse:
     """The editor's live preview: errors with their field or line, else the rules text, the
     face and the validator's report. Nothing is stored."""
     card_set = _editable_set(request, code)
-    return JsonResponse(form_preview(CardForm(request.POST), set_code=card_set.code))
+    return counted_preview(request, CardForm(request.POST), set_code=card_set.code, scope="preview")
 
 
 @require_GET

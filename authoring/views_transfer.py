@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -13,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accounts.limits import TooManyRequests, identities, rate_limit
 from authoring.transfer import set_import as import_service
 from catalog import selectors
 from catalog.exports.set_yaml import SetYamlExporter
@@ -117,6 +119,15 @@ class SetImportForm(forms.Form):
         return cleaned
 
 
+def _import_refused(request: HttpRequest, exc: TooManyRequests) -> HttpResponse:
+    """The import page again, empty, saying why and for how long (429, Retry-After)."""
+    form = SetImportForm(owner=_current_user(request))
+    context = {"form": form, "errors": [], "max_label": MAX_IMPORT_LABEL, "refusal": exc.message}
+    response = render(request, "authoring/set_import.html", context, status=429)
+    response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def set_import(request: HttpRequest) -> HttpResponse:
@@ -128,6 +139,18 @@ def set_import(request: HttpRequest) -> HttpResponse:
         request.POST if posted else None, request.FILES if posted else None, owner=user
     )
     errors: list[str] = []
+    if posted:
+        try:
+            # Counted before the file is read: each import reads and checks a whole set.
+            rate_limit(
+                scope="set-import",
+                idents=identities(request),
+                limit=settings.SET_IMPORTS_PER_HOUR,
+                per="hour",
+                what="imports",
+            )
+        except TooManyRequests as exc:
+            return _import_refused(request, exc)
     if posted and form.is_valid():
         data = form.cleaned_data
         try:

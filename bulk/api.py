@@ -1,5 +1,5 @@
 """`GET /api/bulk-data/` lists the bulk data files; each file is downloaded from its
-`download_uri`, under a content-hashed name, cacheable for good."""
+`download_uri`, under a content-hashed name, while every set it holds is still public."""
 
 from __future__ import annotations
 
@@ -16,12 +16,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from bulk.models import BulkFile, BulkKind
-from bulk.selectors import bulk_file_named, bulk_files
+from bulk.selectors import bulk_file_named, bulk_file_still_public, bulk_files
+from catalog.api.errors import ApiError
 from catalog.api.serializers import ErrorOutput
 from catalog.api.views import ApiView
 
-# A content-hashed name never changes its bytes: a year, and no need to ask again.
-FOREVER = "public, max-age=31536000, immutable"
+# A content-hashed name never changes its bytes, but a set in it may stop being public: then
+# the file stops answering (410), and a cache keeps its copy at most an hour after that.
+CACHE_CONTROL = "public, max-age=3600"
 
 
 def _entry(request: Request, row: BulkFile) -> dict[str, Any]:
@@ -127,22 +129,35 @@ class BulkDataFile(ApiView):
 
     @extend_schema(
         operation_id="bulk_data_file",
-        responses={(200, "application/gzip"): bytes, 404: ErrorOutput},
+        responses={(200, "application/gzip"): bytes, 404: ErrorOutput, 410: ErrorOutput},
     )
     def get(self, request: Request, filename: str) -> FileResponse:
-        """One bulk data file, gzip-compressed JSON, under its content-hashed name: cacheable
-        for good. A file replaced by a newer one is still served until the next change."""
+        """One bulk data file, gzip-compressed JSON, under its content-hashed name (its bytes
+        never change; cacheable for an hour). A file replaced by a newer one is still served
+        until the next change, unless a set it holds is no longer public: then 410."""
         name = f"bulk-data/{filename}"
         row = bulk_file_named(name=name)
         if row is None or not default_storage.exists(name):
             raise NotFound(f"no bulk data file {filename!r}: GET /api/bulk-data/ lists them")
+        if not bulk_file_still_public(row=row, name=name):
+            raise ApiError(
+                410,
+                "gone",
+                [
+                    (
+                        "filename",
+                        f"{filename!r} holds a set that is no longer public: GET /api/bulk-data/"
+                        " lists the current files",
+                    )
+                ],
+            )
         response = FileResponse(
             default_storage.open(name, "rb"),
             content_type="application/gzip",
             as_attachment=True,
             filename=filename,
         )
-        response["Cache-Control"] = FOREVER
+        response["Cache-Control"] = CACHE_CONTROL
         response["ETag"] = f'"{filename.rsplit(".", 2)[0]}"'
         return response
 

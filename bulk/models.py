@@ -18,6 +18,11 @@ class BulkFile(models.Model):
     sha256 = models.CharField(max_length=64)
     size = models.PositiveBigIntegerField()
     items = models.PositiveIntegerField(help_text="cards, sets or pack cards in the file")
+    # The sets (ids) whose cards each file holds: a file is served only while every one of
+    # them is still public, so a set turned private leaves no file answering with its cards.
+    # Files made before this was recorded hold an empty list and are served until replaced.
+    set_ids = models.JSONField(default=list, blank=True)
+    previous_set_ids = models.JSONField(default=list, blank=True)
     # A digest of what the file was made from: the file is not written again when it matches.
     source = models.CharField(max_length=64)
     updated_at = models.DateTimeField()

@@ -124,20 +124,32 @@ def _write_json_array(out: IO[bytes], items: Iterable[Any]) -> int:
     return count
 
 
+def _listed_set_ids() -> set[int]:
+    return set(listed_sets(viewer=AnonymousUser()).values_list("pk", flat=True))
+
+
+def _official_set_ids() -> set[int]:
+    return set(CardSet.objects.filter(official=True).values_list("pk", flat=True))
+
+
 def _store(
     kind: str,
     source: str,
     write: Callable[[IO[bytes]], int],
+    held: Callable[[], set[int]],
     source_after: Callable[[], str] | None = None,
 ) -> BulkRefresh:
     """Write the file of `kind` unless its current one was made from `source`. Making it may
     change its sources (the pack's build checks cards never checked): `source_after` then
-    says what the file was made from."""
+    says what the file was made from. `held` says which sets the file may hold: asked before
+    and after writing, so a set listed at any moment of the write is recorded."""
     current = BulkFile.objects.filter(kind=kind).first()
     if current is not None and current.source == source and default_storage.exists(current.name):
         return BulkRefresh(kind, False, current)
+    set_ids = held()
     with tempfile.TemporaryFile() as out:
         items = write(out)
+        set_ids |= held()
         size = out.tell()
         out.seek(0)
         digest = hashlib.file_digest(out, "sha256").hexdigest()
@@ -160,12 +172,14 @@ def _store(
                 "items": items,
                 "source": source,
                 "updated_at": timezone.now(),
+                "set_ids": sorted(set_ids),
             },
         )
         older = row.previous_name if row.name != name else ""
         if row.name != name:
-            row.previous_name = row.name
+            row.previous_name, row.previous_set_ids = row.name, row.set_ids
         row.name, row.sha256, row.size, row.items = name, digest, size, items
+        row.set_ids = sorted(set_ids)
         row.source, row.updated_at = source, timezone.now()
         row.save()
     if older and older not in (row.name, row.previous_name):
@@ -186,7 +200,10 @@ def _refresh_cards(progress: Progress) -> BulkRefresh:
             progress(BulkKind.CARDS, done, total)
 
     return _store(
-        BulkKind.CARDS, source, lambda out: _write_json_array(out, _card_objects(cards, one))
+        BulkKind.CARDS,
+        source,
+        lambda out: _write_json_array(out, _card_objects(cards, one)),
+        _listed_set_ids,
     )
 
 
@@ -203,7 +220,9 @@ def _refresh_sets(progress: Progress) -> BulkRefresh:
             progress(BulkKind.SETS, index, len(sets))
             yield data
 
-    return _store(BulkKind.SETS, source, lambda out: _write_json_array(out, objects()))
+    return _store(
+        BulkKind.SETS, source, lambda out: _write_json_array(out, objects()), _listed_set_ids
+    )
 
 
 def _refresh_official_pack(progress: Progress) -> BulkRefresh:
@@ -221,7 +240,7 @@ def _refresh_official_pack(progress: Progress) -> BulkRefresh:
         progress(BulkKind.OFFICIAL_PACK, 1, 1)
         return built.card_count
 
-    return _store(BulkKind.OFFICIAL_PACK, source(), write, source_after=source)
+    return _store(BulkKind.OFFICIAL_PACK, source(), write, _official_set_ids, source_after=source)
 
 
 def bulk_data_refresh(

@@ -222,6 +222,10 @@ AUTHENTICATION_BACKENDS = [
 LOGIN_FREE_FAILURES = env_limit("LOGIN_FREE_FAILURES", 5)
 LOGIN_LOCKOUT_MAX_SECONDS = env_limit("LOGIN_LOCKOUT_MAX_SECONDS", 900)
 LOGIN_ADDRESS_FAILURES = env_limit("LOGIN_ADDRESS_FAILURES", 50)
+# Accounts made from one client address an hour (the sign-up page); past it, a 429 with
+# Retry-After and no account. Each account has its own caps on background jobs, so this caps
+# what one address can queue through fresh accounts (docs/security.md, "Fairness").
+SIGNUPS_PER_HOUR = env_limit("SIGNUPS_PER_HOUR", 10)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -272,6 +276,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # play/converters.py: a game's id in a path, bounded to what a row's id can be.
+    "PATH_CONVERTER_OVERRIDES": {
+        "game_id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+    },
 }
 
 LOGIN_URL = "accounts:login"
@@ -308,9 +316,11 @@ STORAGES: dict[str, dict[str, Any]] = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
-# Card art: checked by Pillow (format, size, its decompression-bomb guard) before it is kept.
+# Uploaded pictures (card art, proposal photos): bytes, format and pixels are checked before
+# any pixel is decoded, then the picture is drawn again without its metadata (catalog.images).
+# 4096 x 3072 pixels: a 12-megapixel phone photo fits, and decoding one costs at most ~50 MB.
 ART_MAX_BYTES = env_int("ART_MAX_BYTES", 2 * 1024 * 1024)
-ART_MAX_PIXELS = env_int("ART_MAX_PIXELS", 16_000_000)
+ART_MAX_PIXELS = env_int("ART_MAX_PIXELS", 4096 * 3072)
 ART_FORMATS = ("PNG", "JPEG", "WEBP")
 
 # Every page: only this site's own scripts, styles and images (faces and art are same-origin;
@@ -340,9 +350,33 @@ if _task_backend not in _TASK_BACKENDS:
     raise ImproperlyConfigured(
         f"TASKS_BACKEND={_task_backend!r} is not one of {', '.join(_TASK_BACKENDS)}."
     )
-# Only the thread backend has options: how many tasks run at once in each process.
-_task_options = {"max_workers": env_int("TASKS_THREADS", 2)} if _task_backend == "thread" else {}
-TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "OPTIONS": _task_options}}
+# Two queues (accounts/queues.py): "interactive" (a saved card's validation and face: short,
+# someone waits) and "default" (simulations, exports, proxy jobs, bulk data: long), each run by
+# workers of its own, so bulk work never holds up interactive work. The thread backend's
+# options: the threads of the bulk queue (TASKS_THREADS) and of the interactive queue
+# (TASKS_INTERACTIVE_THREADS) in each process; under "database", `serve` starts db_workers
+# per queue (--task-workers, --interactive-workers).
+_task_options: dict[str, Any] = (
+    {
+        "max_workers": env_limit("TASKS_THREADS", 2),
+        "queue_workers": {"interactive": env_limit("TASKS_INTERACTIVE_THREADS", 1)},
+    }
+    if _task_backend == "thread"
+    else {}
+)
+TASKS = {
+    "default": {
+        "BACKEND": _TASK_BACKENDS[_task_backend],
+        "QUEUES": ["interactive", "default"],
+        "OPTIONS": _task_options,
+    }
+}
+# The niceness (0 to 19) `serve` starts the bulk queue's db_workers with, and so the processes
+# a simulation plays its games in: under a flood of simulations the cores go to the web
+# processes and the interactive worker first.
+TASKS_BULK_NICE = env_int("TASKS_BULK_NICE", 10)
+if not 0 <= TASKS_BULK_NICE <= 19:
+    raise ImproperlyConfigured(f"TASKS_BULK_NICE={TASKS_BULK_NICE} must be between 0 and 19.")
 
 # "default" holds the API's write-throttle counts. CACHE=memory (the default): per process,
 # nothing to set up, but with N web processes a user may write N times API_WRITE_RATE.
@@ -386,10 +420,17 @@ PROXY_PREVIEW_MAX_CARDS = env_limit("PROXY_PREVIEW_MAX_CARDS", 24)
 # Proxy PDFs made at once (while the request waits, on the page or the API) an hour per user
 # and per address; larger selections are background jobs, bounded by PROXY_JOBS_PER_USER.
 PROXY_PDF_PER_HOUR = env_limit("PROXY_PDF_PER_HOUR", 30)
+# Set files imported on the import page an hour per user and per address (each one reads and
+# checks a whole set; the import_set command is not counted).
+SET_IMPORTS_PER_HOUR = env_limit("SET_IMPORTS_PER_HOUR", 20)
 # Background jobs a user may have waiting or running at once, and how long a finished proxy
 # job's PDF is kept before the worker deletes it.
 PROXY_JOBS_PER_USER = env_limit("PROXY_JOBS_PER_USER", 2)
 SIMULATIONS_PER_USER = env_limit("SIMULATIONS_PER_USER", 3)
+# ...and from one client address, whatever the accounts (the address of the request that
+# queued each job is kept on it): fresh accounts from one address share these.
+PROXY_JOBS_PER_ADDRESS = env_limit("PROXY_JOBS_PER_ADDRESS", 4)
+SIMULATIONS_PER_ADDRESS = env_limit("SIMULATIONS_PER_ADDRESS", 6)
 # A saved card's face is drawn by the task worker before anyone asks (prints/drawing.py).
 FACES_AHEAD = env_bool("FACES_AHEAD", True)
 # The bulk data files are made again by the task worker after the catalog changes.
@@ -402,7 +443,16 @@ PROXY_JOB_KEEP_HOURS = env_limit("PROXY_JOB_KEEP_HOURS", 24)
 # Tabletop Simulator exports a user may have waiting or running at once, and how long a
 # finished one's zip is kept before the worker deletes it.
 TTS_EXPORTS_PER_USER = env_limit("TTS_EXPORTS_PER_USER", 2)
+TTS_EXPORTS_PER_ADDRESS = env_limit("TTS_EXPORTS_PER_ADDRESS", 4)
 TTS_EXPORT_KEEP_HOURS = env_limit("TTS_EXPORT_KEEP_HOURS", 24)
+# Games at the table (play/retention.py): a game no one has moved in for this many days is
+# deleted (anonymous: dealt by no account; others: dealt by a logged-in user), by the task
+# worker at most once every PLAY_PRUNE_INTERVAL seconds after a deal and by `prune_games`;
+# a game's log holds at most PLAY_MAX_LOG_MOVES moves, then a move is refused.
+PLAY_ANONYMOUS_GAME_DAYS = env_limit("PLAY_ANONYMOUS_GAME_DAYS", 7)
+PLAY_GAME_DAYS = env_limit("PLAY_GAME_DAYS", 90)
+PLAY_PRUNE_INTERVAL = env_limit("PLAY_PRUNE_INTERVAL", 3600)
+PLAY_MAX_LOG_MOVES = env_limit("PLAY_MAX_LOG_MOVES", 2000)
 # The site's public address ("https://cards.example.org"), where the Tabletop Simulator saved
 # objects' sheet URLs point. Unset: the address of the request that started the export (right
 # for one host; set it when the site has several names or sits behind a proxy that rewrites

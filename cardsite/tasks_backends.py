@@ -1,8 +1,10 @@
 """A django.tasks backend that Django does not ship: ThreadBackend, the site's default.
 
 Django 6.1 runs tasks inline (ImmediateBackend) or not at all (DummyBackend). ThreadBackend runs
-them in the background of the web process itself, on a small thread pool, so a long task (a
-pack's simulation) neither blocks the request that started it nor needs a worker process. A
+them in the background of the web process itself, on small thread pools, so a long task (a
+pack's simulation) neither blocks the request that started it nor needs a worker process. Each
+queue has a pool of its own (accounts/queues.py): a short interactive task (a saved card's
+validation) never waits behind a long one of another queue, however many are queued. A
 deployment with several processes, or that must not lose queued tasks on a restart, uses
 django_tasks_db's DatabaseBackend and its `db_worker` command instead (TASKS_BACKEND=database).
 """
@@ -33,17 +35,20 @@ MAX_KEPT_RESULTS = 1000
 # be found from any of them (the request that enqueued it, the worker, the next request).
 _lock = threading.Lock()
 _results: OrderedDict[str, TaskResult[Any, Any]] = OrderedDict()
-_executors: dict[int, ThreadPoolExecutor] = {}
+_executors: dict[tuple[str, int], ThreadPoolExecutor] = {}
 # One id per process: the worker id a result records.
 _WORKER_ID = get_random_string(32)
 
 
-def _executor(max_workers: int) -> ThreadPoolExecutor:
+def _executor(queue_name: str, max_workers: int) -> ThreadPoolExecutor:
+    """The pool of one queue (of that size): the threads that run its tasks and no other's."""
     with _lock:
-        executor = _executors.get(max_workers)
+        executor = _executors.get((queue_name, max_workers))
         if executor is None:
-            executor = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="tasks")
-            _executors[max_workers] = executor
+            executor = ThreadPoolExecutor(
+                max_workers=max_workers, thread_name_prefix=f"tasks-{queue_name}"
+            )
+            _executors[(queue_name, max_workers)] = executor
         return executor
 
 
@@ -71,8 +76,9 @@ def _forget_old_results() -> None:
 
 
 class ThreadBackend(BaseTaskBackend):
-    """Runs each enqueued task on a thread of a module-level pool (OPTIONS `max_workers`,
-    default 2), not before its `run_after` when it has one, keeping the results in memory,
+    """Runs each enqueued task on a thread of its queue's module-level pool (OPTIONS
+    `queue_workers`, {queue name: threads}, for the queues named there; `max_workers`, default
+    2, for any other), not before its `run_after` when it has one, keeping the results in memory,
     where `get_result` finds them from any thread of the process (never from another
     process). Queued, deferred and running tasks are lost when the process stops; the worker
     thread closes its database connections after each task."""
@@ -86,8 +92,18 @@ class ThreadBackend(BaseTaskBackend):
     def __init__(self, alias: str, params: dict[str, Any]) -> None:
         super().__init__(alias, params)
         self.max_workers = int(self.options.get("max_workers", 2))
-        if self.max_workers < 1:
-            raise ValueError("ThreadBackend: OPTIONS max_workers must be at least 1")
+        self.queue_workers = {
+            str(name): int(count)
+            for name, count in dict(self.options.get("queue_workers", {})).items()
+        }
+        if min([self.max_workers, *self.queue_workers.values()]) < 1:
+            raise ValueError(
+                "ThreadBackend: every pool (OPTIONS max_workers, queue_workers) needs a thread"
+            )
+
+    def pool_size(self, queue_name: str) -> int:
+        """The threads of the pool that runs the tasks of `queue_name`."""
+        return self.queue_workers.get(queue_name, self.max_workers)
 
     def enqueue[**P, R](
         self, task: Task[P, R], args: list[Any], kwargs: dict[str, Any]
@@ -113,7 +129,7 @@ class ThreadBackend(BaseTaskBackend):
             _forget_old_results()
             returned = _snapshot(result)
         task_enqueued.send(type(self), task_result=returned)
-        pool = _executor(self.max_workers)
+        pool = _executor(task.queue_name, self.pool_size(task.queue_name))
         wait = (task.run_after - timezone.now()).total_seconds() if task.run_after else 0.0
         if wait > 0:
             # A daemon timer: like a queued task, a deferred one is lost when the process ends.

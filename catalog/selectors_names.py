@@ -8,16 +8,19 @@ matched by their key (catalog.names.name_key), which forgives case, accents and 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.db.models.functions import Collate
 from rapidfuzz import fuzz, process
 
-from catalog.models import Card
+from catalog.models import Card, CardSet, Visibility
 from catalog.names import name_key
 from catalog.search.fulltext import text_match
 from catalog.selectors import Viewer, listed_sets, visible_sets
@@ -126,18 +129,44 @@ def _closest_name(cards: QuerySet[Card], words: list[str]) -> NamedCard:
     return NamedCard(None, best[:CANDIDATES])
 
 
-def _name_words() -> list[str]:
-    """Every word of every live card's name, the vocabulary typing slips are corrected
-    against. Kept a minute, and read again as soon as cards are added or removed. Private
-    cards' words are in it: a word is corrected, but only cards the viewer may see answer."""
+def _public_name_words() -> list[str]:
+    """Every word of the names of the cards anyone may list (official and public sets): the
+    vocabulary typing slips are corrected against. Kept a minute, and read again as soon as
+    cards are added or removed or a set changes (its visibility above all: a set gone private
+    takes its words with it)."""
     count, last = Card.objects.aggregate(Count("pk"), Max("pk")).values()
-    key = f"catalog:name-words:{count}:{last}"
+    sets, changed = CardSet.everything.aggregate(Count("pk"), Max("updated_at")).values()
+    stamp = changed.timestamp() if changed is not None else 0
+    key = f"catalog:public-name-words:{count}:{last}:{sets}:{stamp}"
     words = cache.get(key)
     if words is None:
-        keys = Card.objects.values_list("name_key", flat=True).distinct()
-        words = sorted({word for name in keys.iterator() for word in name.split()})
+        listed = listed_sets(viewer=AnonymousUser())
+        keys = Card.objects.filter(card_set__in=listed).values_list("name_key", flat=True)
+        words = sorted({word for name in keys.distinct().iterator() for word in name.split()})
         cache.set(key, words, timeout=60)
     return list(words)
+
+
+def _name_words(*, viewer: Viewer, set_code: str | None) -> list[str]:
+    """The vocabulary of one lookup: the public words (cached), plus the words of the cards
+    only this viewer may reach: their own sets that are not public, and the set they name by
+    its code when it is unlisted. A word of anyone else's private card is never in it, so
+    what it corrects (or leaves alone) cannot tell that such a card exists."""
+    words = _public_name_words()
+    ways = [Q(owner_id=viewer.pk)] if viewer.is_authenticated else []
+    if set_code:
+        ways.append(Q(code=set_code))
+    if not ways:
+        return words
+    reachable = reduce(operator.or_, ways)
+    private = (
+        visible_sets(viewer=viewer)
+        .filter(reachable, official=False)
+        .exclude(visibility=Visibility.PUBLIC)
+    )
+    keys = Card.objects.filter(card_set__in=private).values_list("name_key", flat=True)
+    extra = {word for name in keys.distinct() for word in name.split()}
+    return sorted(extra.union(words)) if extra else words
 
 
 def _corrected(word: str, vocabulary: list[str]) -> str | None:
@@ -151,9 +180,9 @@ def card_named(*, name: str, viewer: Viewer, fuzzy: bool, set_code: str | None =
     """A card by its name. Exact: the name's key must equal a card's (case, accents and
     punctuation forgiven, nothing else). Fuzzy, when the exact key finds nothing: the names
     holding every typed word as the start of one of theirs ("kill hire" finds Kill the
-    Hireling), then the same with each word corrected to the nearest word of any card's name
-    (`TYPO_SCORE`: "bulrog" finds Bullrog). One name answers with its card; several equally
-    close answer with no card and the candidates."""
+    Hireling), then the same with each word corrected to the nearest word of a name the viewer
+    may reach (`TYPO_SCORE`: "bulrog" finds Bullrog). One name answers with its card; several
+    equally close answer with no card and the candidates."""
     key = name_key(name)
     cards = _scope(viewer=viewer, set_code=set_code)
     if not key:
@@ -167,7 +196,7 @@ def card_named(*, name: str, viewer: Viewer, fuzzy: bool, set_code: str | None =
     found = _closest_name(cards, words)
     if found.card is not None or found.candidates:
         return found
-    vocabulary = _name_words()
+    vocabulary = _name_words(viewer=viewer, set_code=set_code)
     corrected = [_corrected(word, vocabulary) for word in words]
     if None in corrected or corrected == words:
         return NamedCard(None)

@@ -31,6 +31,7 @@ from django.db import transaction
 from django.tasks import task, task_backends
 from django_tasks_db import DatabaseBackend
 
+from accounts.queues import interactive
 from catalog.changes import catalog_changed
 from catalog.models import Card
 from catalog.selectors import catalog_cards
@@ -74,13 +75,15 @@ def cards_validation_queue(*, card_ids: list[int]) -> None:
     ids = sorted(set(card_ids))
     if not ids:
         return
+    # On the interactive queue: never behind simulations and exports (accounts/queues.py).
+    validate = interactive(validate_saved_cards)
     if _queue_is_in_the_database():
-        validate_saved_cards.enqueue(ids)
+        validate.enqueue(ids)
         return
 
     def enqueue() -> None:
         try:
-            validate_saved_cards.enqueue(ids)
+            validate.enqueue(ids)
         except Exception:  # the card stays unchecked until validate_cards checks it
             logger.exception("queueing the validation of cards %s failed", ids)
 

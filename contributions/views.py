@@ -25,7 +25,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.limits import TooManyRequests, identities, rate_limit
+from accounts.limits import TooManyRequests, identities
 from authoring.controls import controls_data
 from authoring.editor import (
     NEW_CARD_YAML,
@@ -36,7 +36,7 @@ from authoring.editor import (
     merge_document,
     split_document,
 )
-from authoring.forms import form_preview
+from authoring.previews import counted_preview
 from catalog.models import MAX_ROW_ID, Card, CardSet
 from catalog.selectors_completeness import field_label
 from contributions import selectors, services
@@ -46,7 +46,6 @@ from contributions.models import Proposal, ProposalStatus
 from validator.engine import ENGINE_VERSION, CardBase, CardDocumentError, parse_card, whole_number
 
 # Live previews a minute per user and per address: one per pause in typing, as the editor.
-PREVIEW_PER_MINUTE = 60
 
 
 def _proposable_set(code: str) -> CardSet:
@@ -283,23 +282,9 @@ def propose_preview(request: HttpRequest, code: str) -> JsonResponse:
     errors on their field or line, else the rules text, the face and the validator's
     report. Nothing is stored. Counted per user and address like the other previews."""
     card_set = _proposable_set(code)
-    try:
-        rate_limit(
-            scope="proposal-preview",
-            idents=identities(request),
-            limit=PREVIEW_PER_MINUTE,
-            per="minute",
-            what="previews",
-        )
-    except TooManyRequests as exc:
-        refused = JsonResponse(
-            {"ok": False, "errors": [EditorError("", exc.message).as_dict()]}, status=429
-        )
-        refused["Retry-After"] = str(exc.retry_after)
-        return refused
     form = ProposalForm(request.POST)
     form.fields["evidence"].required = False  # the preview shows the card, not the evidence
-    return JsonResponse(form_preview(form, set_code=card_set.code))
+    return counted_preview(request, form, set_code=card_set.code, scope="proposal-preview")
 
 
 def _shown(value: Any) -> str:

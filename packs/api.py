@@ -15,6 +15,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.limits import client_address
 from catalog.api.errors import ApiError, service_errors
 from catalog.api.serializers import ErrorOutput, StrictInput
 from catalog.api.throttles import WriteThrottle
@@ -282,12 +283,15 @@ class TtsExportList(ApiView):
         sheets and backs, README) is made in the background. 202 with the export; read it at
         `status_url` until `status` is `done` (then `download` is the zip's address) or
         `failed` (`error` says why). At most `TTS_EXPORTS_PER_USER` exports waiting or running
-        per user: past it, 429 with `Retry-After` and nothing started."""
+        per user and `TTS_EXPORTS_PER_ADDRESS` per client address: past it, 429 with
+        `Retry-After` and nothing started."""
         pack = _own_pack(request, pack_id)
         user = request.user
         if not user.is_authenticated:  # pragma: no cover - IsAuthenticated refused them
             raise NotAuthenticated()
-        export = tts_exports.tts_export_start(pack=pack, actor=user)
+        export = tts_exports.tts_export_start(
+            pack=pack, actor=user, address=client_address(request)
+        )
         data = TtsExportOutput(export, context={"request": request}).data
         return Response(data, status=202, headers={"Location": data["status_url"]})
 

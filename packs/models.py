@@ -52,6 +52,9 @@ class PackSimulation(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # The client address of the request that queued it: an address's jobs are counted too
+    # (SIMULATIONS_PER_ADDRESS), whatever the accounts. Empty: not queued by a request.
+    requested_from = models.CharField(max_length=64, blank=True, default="", db_index=True)
     games = models.PositiveIntegerField(default=500)
     players = models.PositiveSmallIntegerField(default=4)
     seed = models.PositiveIntegerField(default=1)
@@ -81,6 +84,9 @@ class TtsExport(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tts_exports"
     )
+    # The client address of the request that queued it: an address's jobs are counted too
+    # (TTS_EXPORTS_PER_ADDRESS), whatever the accounts. Empty: not queued by a request.
+    requested_from = models.CharField(max_length=64, blank=True, default="", db_index=True)
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
     done = models.PositiveIntegerField(default=0)  # faces laid out on their sheets
     total = models.PositiveIntegerField(default=0)  # distinct faces of the pack's decks

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import refuse_when_busy
+from accounts.limits import job_address, lock_address, refuse_when_busy
 from packs.models import Pack, PackSimulation, SimulationStatus
 from prints.background import describe_error, jobs_expire_stalled
 from validator.engine import PackError, parse_pack, simulate
@@ -65,9 +65,21 @@ def _check_limits(*, games: int, players: int, seed: int) -> None:
         raise ValidationError(problems)
 
 
-def _check_active(user_id: int) -> None:
-    active = PackSimulation.objects.filter(requested_by_id=user_id, status__in=ACTIVE).count()
-    refuse_when_busy(active=active, limit=settings.SIMULATIONS_PER_USER, what="simulations")
+def _check_active(user_id: int | None, address: str) -> None:
+    """Refuse past the actor's SIMULATIONS_PER_USER, then past the address's
+    SIMULATIONS_PER_ADDRESS (fresh accounts from one address share it)."""
+    waiting = PackSimulation.objects.filter(status__in=ACTIVE)
+    if user_id is not None:
+        active = waiting.filter(requested_by_id=user_id).count()
+        refuse_when_busy(active=active, limit=settings.SIMULATIONS_PER_USER, what="simulations")
+    if address:
+        active = waiting.filter(requested_from=address).count()
+        refuse_when_busy(
+            active=active,
+            limit=settings.SIMULATIONS_PER_ADDRESS,
+            what="simulations",
+            per="address",
+        )
 
 
 def simulation_start(
@@ -77,26 +89,33 @@ def simulation_start(
     games: int = 500,
     players: int = 4,
     seed: int = 1,
+    address: str = "",
 ) -> PackSimulation:
     """Record a simulation of `games` games of `players` players with `pack` and enqueue it.
 
     Raises ValidationError past the limits (games 1..5000, players 3..6), and
     TooManyRequests (nothing recorded) when the actor already has SIMULATIONS_PER_USER
-    simulations queued or running. The task is enqueued once the current transaction commits
+    simulations queued or running, or `address` (the client address of the request that asks:
+    `accounts.limits.client_address`; empty for none) SIMULATIONS_PER_ADDRESS, whatever the
+    accounts. The task is enqueued once the current transaction commits
     (at once outside one); with an inline backend the simulation has finished when this
     returns. A backend that refuses the task leaves the simulation failed with its error.
     Returns the simulation as it stands."""
     _check_limits(games=games, players=players, seed=seed)
     simulation_expire_stalled()
     requested_by_id = actor.pk if actor is not None and actor.is_authenticated else None
+    address = job_address(address)
     with transaction.atomic():
+        # The user's row, locked, and the address's lock make two requests at once count one
+        # after the other.
         if requested_by_id is not None:
-            # The user's row, locked, makes two requests at once count one after the other.
             User.objects.select_for_update().filter(pk=requested_by_id).first()
-            _check_active(requested_by_id)
+        lock_address(address)
+        _check_active(requested_by_id, address)
         simulation = PackSimulation.objects.create(
             pack=pack,
             requested_by_id=requested_by_id,
+            requested_from=address,
             games=games,
             players=players,
             seed=seed,

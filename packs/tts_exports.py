@@ -28,7 +28,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import refuse_when_busy
+from accounts.limits import job_address, lock_address, refuse_when_busy
 from packs import tts_hosting
 from packs.models import Pack, TtsExport
 from packs.selectors import pack_drawn_faces
@@ -71,16 +71,27 @@ def pack_faces(document: dict[str, object]) -> int:
     return sum(len(decks.get(name) or []) for name in ("door", "treasure"))
 
 
-def _check_active(user_id: int) -> None:
-    active = TtsExport.objects.filter(owner_id=user_id, status__in=ACTIVE).count()
+def _check_active(user_id: int, address: str) -> None:
+    """Refuse past the user's TTS_EXPORTS_PER_USER, then past the address's
+    TTS_EXPORTS_PER_ADDRESS (fresh accounts from one address share it)."""
+    waiting = TtsExport.objects.filter(status__in=ACTIVE)
     refuse_when_busy(
-        active=active,
+        active=waiting.filter(owner_id=user_id).count(),
         limit=settings.TTS_EXPORTS_PER_USER,
         what="Tabletop Simulator exports",
     )
+    if address:
+        refuse_when_busy(
+            active=waiting.filter(requested_from=address).count(),
+            limit=settings.TTS_EXPORTS_PER_ADDRESS,
+            what="Tabletop Simulator exports",
+            per="address",
+        )
 
 
-def tts_export_start(*, pack: Pack, actor: User, base_url: str | None = None) -> TtsExport:
+def tts_export_start(
+    *, pack: Pack, actor: User, base_url: str | None = None, address: str = ""
+) -> TtsExport:
     """Record a Tabletop Simulator export of `pack` for `actor` and enqueue it; its page
     shows the progress and then the download. The caller has checked that the actor may see
     the pack. `base_url`: where the saved object's image URLs start (the site's address as
@@ -88,18 +99,24 @@ def tts_export_start(*, pack: Pack, actor: User, base_url: str | None = None) ->
     images are stored but the saved object names them by file (packs/tts_hosting.py).
 
     Raises TooManyRequests, and records nothing, when the actor already has
-    TTS_EXPORTS_PER_USER exports waiting or running (lost ones, older than STALE_AFTER, no
+    TTS_EXPORTS_PER_USER exports waiting or running, or `address` (the client address of the
+    request that asks, `accounts.limits.client_address`; empty for none)
+    TTS_EXPORTS_PER_ADDRESS, whatever the accounts (lost ones, older than STALE_AFTER, no
     longer count). The task is enqueued once the current transaction commits; a backend that
     refuses it leaves the export failed with the reason."""
     tts_exports_expire_stalled()
-    _check_active(actor.pk)  # before any write: a refusal costs one count
+    address = job_address(address)
+    _check_active(actor.pk, address)  # before any write: a refusal costs one count
     with transaction.atomic():
-        # The user's row, locked, makes two requests at once count one after the other.
+        # The user's row, locked, and the address's lock make two requests at once count one
+        # after the other.
         User.objects.select_for_update().filter(pk=actor.pk).first()
-        _check_active(actor.pk)
+        lock_address(address)
+        _check_active(actor.pk, address)
         export = TtsExport.objects.create(
             pack=pack,
             owner=actor,
+            requested_from=address,
             total=pack_faces(pack.document),
             **tts_hosting.export_hosting_fields(
                 document=pack.document,

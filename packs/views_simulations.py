@@ -23,7 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST, require_safe
 
-from accounts.limits import TooManyRequests
+from accounts.limits import TooManyRequests, client_address
 from packs import simulations as services
 from packs.models import Pack, PackSimulation, SimulationStatus
 from packs.plots import PLOTS, PLOTS_BY_SLUG, PLOTS_VERSION
@@ -91,7 +91,9 @@ def simulation_start(request: HttpRequest, pack_id: int) -> HttpResponse:
         return redirect(back)
     chosen = {key: value for key, value in form.cleaned_data.items() if value is not None}
     try:
-        simulation = services.simulation_start(pack=pack, actor=request.user, **chosen)
+        simulation = services.simulation_start(
+            pack=pack, actor=request.user, address=client_address(request), **chosen
+        )
     except ValidationError as exc:
         for message in exc.messages:
             messages.error(request, f"Simulation not started: {message}")

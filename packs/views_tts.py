@@ -20,7 +20,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST, require_safe
 
-from accounts.limits import TooManyRequests
+from accounts.limits import TooManyRequests, client_address
 from packs import selectors, tts_exports, tts_hosting
 from packs.models import Pack, TtsExport, TtsSheet
 from prints import background
@@ -55,7 +55,10 @@ def tts_export_start(request: HttpRequest, pack_id: int) -> HttpResponse:
         raise Http404(f"No pack {pack_id}")
     try:
         export = tts_exports.tts_export_start(
-            pack=pack, actor=user, base_url=tts_hosting.site_base_url(request)
+            pack=pack,
+            actor=user,
+            base_url=tts_hosting.site_base_url(request),
+            address=client_address(request),
         )
     except TooManyRequests as exc:
         response = render(

@@ -24,9 +24,11 @@ from packs import selectors as pack_selectors
 from packs.models import Pack
 from packs.selectors import PackBuildError
 from play import selectors
+from play.converters import GAME_ID
 from play.models import Game, Seat
 from play.services import (
     MAX_SEED,
+    GameLogFull,
     game_create,
     game_move,
     game_pack_from_sets,
@@ -158,6 +160,9 @@ class StateOutput(serializers.Serializer[dict[str, Any]]):
     decks = serializers.DictField()
     combat = serializers.DictField(allow_null=True)
     moves_made = serializers.IntegerField()
+    log_full = serializers.BooleanField(
+        help_text="the log holds PLAY_MAX_LOG_MOVES moves: no move is made any more"
+    )
     log = serializers.ListField(child=serializers.CharField())
 
 
@@ -192,6 +197,7 @@ GAME_ERRORS = {
     403: ErrorOutput,
     404: ErrorOutput,
     409: ErrorOutput,
+    410: ErrorOutput,
     429: ErrorOutput,
 }
 
@@ -200,16 +206,26 @@ class PlayView(EngineView):
     throttle_classes = [PlayThrottle]
 
 
+def _unexpired(game: Game) -> Game:
+    """The game, or 410 `gone` once no one has moved in it for its days to keep."""
+    if selectors.game_expired(game):
+        days = selectors.game_keep_days(anonymous=game.created_by_id is None)
+        message = f"game {game.pk} has expired: no one moved in it for {days} days; deal a new one"
+        raise ApiError(410, "gone", [("", message)])
+    return game
+
+
 def _game(game_id: int) -> Game:
     game = selectors.game_get(game_id=game_id)
     if game is None:
         raise NotFound(f"no game {game_id}")
-    return game
+    return _unexpired(game)
 
 
 def _seat(game_id: int, token: str | None) -> Seat:
-    """The seat a token opens, with its game: 404 for no such game, 403 for a token that
-    opens no seat of it (both looked up in one query when the token is right)."""
+    """The seat a token opens, with its game: 404 for no such game, 410 for an expired
+    one, 403 for a token that opens no seat of it (looked up in one query when the token
+    is right)."""
     if not token:
         _game(game_id)
         raise ApiError(400, "invalid", [("seat", "give the seat's secret token: ?seat=TOKEN")])
@@ -217,6 +233,7 @@ def _seat(game_id: int, token: str | None) -> Seat:
     if seat is None:
         _game(game_id)
         raise PermissionDenied("the seat token opens no seat of this game")
+    _unexpired(seat.game)
     return seat
 
 
@@ -305,7 +322,8 @@ class GameMoves(PlayView):
     @extend_schema(parameters=[SEAT_PARAMETER], responses={200: MovesOutput, **GAME_ERRORS})
     def get(self, request: Request, game_id: int) -> Response:
         """The moves the rules allow this seat right now, each with its words. Every move
-        listed is accepted by POST; an empty list means the game waits for another seat."""
+        listed is accepted by POST; an empty list means the game waits for another seat (or
+        is over, or its log is full: `log_full` in the state)."""
         seat = _seat(game_id, request.query_params.get("seat"))
         game = seat.game
         try:
@@ -319,7 +337,8 @@ class GameMoves(PlayView):
         """Make a move for the seat whose token is given; then bots move at once. 200 with
         the table as that seat sees it. A move the rules forbid (out of turn, not legal now,
         for a card the seat does not hold) or a malformed one is a 400 whose message names
-        the rule, and nothing changes."""
+        the rule, and nothing changes; once the game's log holds PLAY_MAX_LOG_MOVES moves,
+        every move is a 409 `log_full` (start a new game)."""
         data = api_input(MoveInput, request)
         seat = _seat(game_id, data["seat"])
         game = seat.game
@@ -327,6 +346,8 @@ class GameMoves(PlayView):
             table = game_move(game=game, seat=seat.index, move=data["move"])
         except MoveError as exc:
             raise ApiError(400, "invalid", [("move", str(exc))]) from exc
+        except GameLogFull as exc:
+            raise ApiError(409, "log_full", [("move", str(exc))]) from exc
         except RuleViolation as exc:
             raise ApiError(400, "refused", [("move", str(exc))]) from exc
         except selectors.GameBroken as exc:
@@ -345,7 +366,13 @@ LOG_SEAT_PARAMETER = OpenApiParameter(
 class GameLog(PlayView):
     @extend_schema(
         parameters=[LOG_SEAT_PARAMETER],
-        responses={200: LogOutput, 403: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput},
+        responses={
+            200: LogOutput,
+            403: ErrorOutput,
+            404: ErrorOutput,
+            409: ErrorOutput,
+            410: ErrorOutput,
+        },
     )
     def get(self, request: Request, game_id: int) -> Response:
         """Every move made, by seat, and the game's log in words (what the table showed;
@@ -450,10 +477,10 @@ class GameScenario(PlayView):
 
 urlpatterns = [
     path("games/", GameList.as_view(), name="game_list"),
-    path("games/<int:game_id>/", GameDetail.as_view(), name="game_detail"),
-    path("games/<int:game_id>/moves/", GameMoves.as_view(), name="game_moves"),
-    path("games/<int:game_id>/log/", GameLog.as_view(), name="game_log"),
-    path("games/<int:game_id>/undo/", GameUndo.as_view(), name="game_undo"),
-    path("games/<int:game_id>/restart/", GameRestart.as_view(), name="game_restart"),
-    path("games/<int:game_id>/scenario/", GameScenario.as_view(), name="game_scenario"),
+    path(f"games/{GAME_ID}/", GameDetail.as_view(), name="game_detail"),
+    path(f"games/{GAME_ID}/moves/", GameMoves.as_view(), name="game_moves"),
+    path(f"games/{GAME_ID}/log/", GameLog.as_view(), name="game_log"),
+    path(f"games/{GAME_ID}/undo/", GameUndo.as_view(), name="game_undo"),
+    path(f"games/{GAME_ID}/restart/", GameRestart.as_view(), name="game_restart"),
+    path(f"games/{GAME_ID}/scenario/", GameScenario.as_view(), name="game_scenario"),
 ]

@@ -36,6 +36,8 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        # The prune (play/retention.py) finds the games no one has moved in since a date.
+        indexes = [models.Index(fields=["updated_at"], name="play_game_updated_at")]
 
     def __str__(self) -> str:
         return f"game {self.pk} ({len(self.moves)} moves)"

@@ -5,13 +5,16 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.urls import reverse
+from django.utils import timezone
 
 from catalog.faces import face_key
-from catalog.models import Card, CardSet
+from catalog.models import MAX_ROW_ID, Card, CardSet
 from catalog.permissions import is_public
 from catalog.selectors import visible_sets
 from packs.models import Pack
@@ -50,18 +53,49 @@ def token_digest(token: str) -> str:
 
 
 def game_get(*, game_id: int) -> Game | None:
+    if not 1 <= game_id <= MAX_ROW_ID:  # no row's id (the database's integer would overflow)
+        return None
     return Game.objects.filter(pk=game_id).first()
 
 
 def seat_for_token(*, game_id: int, token: str) -> Seat | None:
     """The seat this secret link opens, with its game (one query), or None: the token of
     another game opens nothing."""
-    if not token or len(token) > 100:
+    if not token or len(token) > 100 or not 1 <= game_id <= MAX_ROW_ID:
         return None
     found = Seat.objects.select_related("game").filter(
         game_id=game_id, token_sha256=token_digest(token)
     )
     return found.first()
+
+
+def game_keep_days(*, anonymous: bool) -> int:
+    """How many days a game no one moves in is kept: PLAY_ANONYMOUS_GAME_DAYS for a game
+    dealt without an account, PLAY_GAME_DAYS for one dealt by a logged-in user."""
+    return settings.PLAY_ANONYMOUS_GAME_DAYS if anonymous else settings.PLAY_GAME_DAYS
+
+
+def game_expires_at(game: Game) -> datetime:
+    """When the game expires: its last move (or deal, undo, restart) and its days to keep."""
+    days = game_keep_days(anonymous=game.created_by_id is None)
+    return game.updated_at + timedelta(days=days)
+
+
+def game_expired(game: Game, *, now: datetime | None = None) -> bool:
+    """Whether the game's time is up: it is no longer shown or played, even before the
+    worker has deleted it."""
+    return game_expires_at(game) <= (now or timezone.now())
+
+
+def log_full(game: Game) -> bool:
+    """Whether the game's log holds PLAY_MAX_LOG_MOVES moves: no move is made any more."""
+    return len(game.moves) >= settings.PLAY_MAX_LOG_MOVES
+
+
+def log_full_message() -> str:
+    """The refusal of a move in a game whose log is full, in players' words."""
+    cap = settings.PLAY_MAX_LOG_MOVES
+    return f"This game has reached {cap:,} move{'s' if cap != 1 else ''}; start a new one"
 
 
 def pack_cards(*, pack: Pack) -> tuple[tuple[str, CardBase], ...]:
@@ -102,6 +136,13 @@ def game_table(*, game: Game) -> Table:
         raise GameBroken(str(exc)) from exc
     remember_table(game=game, table=table)
     return table
+
+
+def forget_tables(*, game_ids: list[int]) -> None:
+    """Drop the cached tables of deleted games."""
+    with _LOCK:
+        for game_id in game_ids:
+            _TABLES.pop(game_id, None)
 
 
 def remember_table(*, game: Game, table: Table) -> None:
@@ -154,11 +195,15 @@ def game_state(*, game: Game, seat: int | None, table: Table | None = None) -> d
     view = table_view(table, seat)
     view["game"] = game.pk
     view["log"] = log_lines(game=game, table=table)[-30:]
+    view["log_full"] = len(table.log) >= settings.PLAY_MAX_LOG_MOVES
     return view
 
 
 def game_moves(*, game: Game, seat: int) -> list[dict[str, Any]]:
-    """The moves the rules allow this seat now, each with its words for a button."""
+    """The moves the rules allow this seat now, each with its words for a button (none once
+    the game's log is full: no move is made any more)."""
+    if log_full(game):
+        return []
     table = game_table(game=game)
     return [
         {"move": move, "text": describe_move(table, seat, move)}

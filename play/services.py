@@ -18,10 +18,13 @@ from catalog.models import Card
 from packs.models import Pack
 from packs.services import pack_build, pack_create
 from play.models import Game, Seat, SeatKind
+from play.retention import games_prune_soon
 from play.selectors import (
     GameBroken,
     game_sets,
     game_table,
+    log_full,
+    log_full_message,
     pack_cards,
     remember_table,
     token_digest,
@@ -34,6 +37,7 @@ from validator.engine import (
     apply_move,
     describe_move,
     new_table,
+    pack_content_hash,
     replay_table,
     run_bots,
     table_scenario,
@@ -41,6 +45,10 @@ from validator.engine import (
 
 Actor = User | AnonymousUser
 MAX_SEED = 2**31 - 1
+
+
+class GameLogFull(RuleViolation):
+    """A move refused because the game's log holds PLAY_MAX_LOG_MOVES moves already."""
 
 
 @dataclass(frozen=True)
@@ -53,13 +61,25 @@ class CreatedGame:
     table: Table
 
 
+def _cards_hash(document: dict[str, Any]) -> str:
+    """A pack's content hash leaving out when it was built: the sha256 covers
+    `generated_at`, so two builds of the same cards a second apart differ there alone."""
+    return pack_content_hash({**document, "generated_at": ""})
+
+
 def game_pack_from_sets(*, actor: Actor | None, set_codes: Sequence[str]) -> Pack:
-    """A pack of whole sets the actor may see, for a game. A pack with the same cards
-    (the same sha256) that no one owns is reused rather than kept twice."""
-    built = pack_build(actor=actor, set_codes=set_codes, name=" + ".join(set_codes))
+    """A pack of whole sets the actor may see, for a game. A pack with the same cards that
+    no one owns (the same sha256, or the last one built for the same sets with the same
+    content but for its time) is reused rather than kept again: about 60 KB a deal of the
+    core set otherwise."""
+    name = " + ".join(set_codes)
+    built = pack_build(actor=actor, set_codes=set_codes, name=name)
     existing = Pack.objects.filter(sha256=built.document["sha256"], owner=None).first()
     if existing is not None:
         return existing
+    last = Pack.objects.filter(owner=None, name=name).order_by("-created_at", "-id").first()
+    if last is not None and _cards_hash(last.document) == _cards_hash(built.document):
+        return last
     return pack_create(actor=None, built=built)
 
 
@@ -82,7 +102,8 @@ def game_create(
     """Deal a game of `pack` from `seed` for the seats (each "person" or "bot", 2 to 6). Bots
     seated first move at once. `hot_seat`: every person seat is played on one device (at
     least two person seats). Raises the engine's MoveError for bad seats or seed, or no
-    person among the seats (nothing stored)."""
+    person among the seats (nothing stored). Once it is stored, the expired games are
+    pruned in the background (at most once every PLAY_PRUNE_INTERVAL seconds)."""
     if not 0 <= seed <= MAX_SEED:
         raise MoveError(f"the seed is a whole number from 0 to {MAX_SEED}")
     if "person" not in seats:
@@ -106,15 +127,20 @@ def game_create(
             for index, (kind, token) in enumerate(zip(seats, tokens, strict=True))
         )
         _save(game, table)
+        transaction.on_commit(games_prune_soon)
     return CreatedGame(game, tokens, table)
 
 
 def game_move(*, game: Game, seat: int, move: Move | Any) -> Table:
     """Make `seat`'s move, then let the bots move while the game waits for them; returns the
     table. A refused move raises the engine's RuleViolation naming the rule, and nothing is
-    stored. The game's row is locked meanwhile, so two moves never interleave."""
+    stored; GameLogFull (a RuleViolation) once the log holds PLAY_MAX_LOG_MOVES moves (the
+    bots' replies to the last move allowed may carry it a few past). The game's row is
+    locked meanwhile, so two moves never interleave."""
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
+        if log_full(locked):
+            raise GameLogFull(log_full_message())
         table = game_table(game=locked)
         table = apply_move(table, seat, move, then_bots=True)
         _save(locked, table)

@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_http_methods, require_POST
 
 from authoring.scenarios import ScenarioNameError
@@ -23,6 +26,7 @@ from play import selectors
 from play.forms import NewGameForm
 from play.models import Seat
 from play.services import (
+    GameLogFull,
     game_create,
     game_move,
     game_pack_from_sets,
@@ -93,10 +97,48 @@ def game_new(request: HttpRequest) -> HttpResponse:
     )
 
 
+class _NoGame(Exception):
+    """A link that opens no game: none (404: never, or deleted) or an expired one (410)."""
+
+    def __init__(self, game_id: int, status: int) -> None:
+        super().__init__(f"game {game_id}: {status}")
+        self.game_id = game_id
+        self.status = status
+
+
+GameView = Callable[[HttpRequest, int], HttpResponse]
+
+
+def _answers_no_game(view: GameView) -> GameView:
+    """The play page's own 404 and 410 for a link that opens no game: what became of it
+    (games no one moves in are deleted after days), and a link to deal a new one."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, game_id: int) -> HttpResponse:
+        try:
+            return view(request, game_id)
+        except _NoGame as exc:
+            context = {
+                "game_id": exc.game_id,
+                "expired": exc.status == 410,
+                "anonymous_days": settings.PLAY_ANONYMOUS_GAME_DAYS,
+                "account_days": settings.PLAY_GAME_DAYS,
+            }
+            answer = render(request, "play/gone.html", context, status=exc.status)
+            # 404 and 410 may be cached by default, but an expired game's 410 becomes a 404
+            # once it is pruned.
+            add_never_cache_headers(answer)
+            return answer
+
+    return wrapper
+
+
 def _seat(request: HttpRequest, game_id: int, token: str) -> Seat:
     seat = selectors.seat_for_token(game_id=game_id, token=token)
     if seat is None:
-        raise Http404("no such seat: the link is not one of this game's")
+        raise _NoGame(game_id, 404)
+    if selectors.game_expired(seat.game):
+        raise _NoGame(game_id, 410)
     return seat
 
 
@@ -126,6 +168,7 @@ def _back(game_id: int, token: str, seat: Seat, acting: int) -> HttpResponseRedi
     return HttpResponseRedirect(url)
 
 
+@_answers_no_game
 def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
     """One seat's page: the whole table, its own hand, and its legal moves as buttons. In
     hot-seat mode, the person the game waits for (or the one asked for by `as`), behind a
@@ -165,11 +208,13 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         "waiting": [names[i] for i in state["waiting_for"]],
         "poll_url": reverse("api:game_detail", kwargs={"game_id": game.pk}) + f"?seat={token}",
         "scenario_cards": selectors.scenario_cards(game=game, actor=request.user),
+        "log_full": selectors.log_full_message() if state["log_full"] else "",
     }
     return render(request, "play/table.html", context)
 
 
 @require_POST
+@_answers_no_game
 def game_move_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """A button's move: made (and the bots' after it), or refused with the engine's reason
     shown on the page; either way back to the seat's page."""
@@ -186,6 +231,8 @@ def game_move_view(request: HttpRequest, game_id: int) -> HttpResponse:
         except ValueError:
             raise RuleViolation("the move is not a JSON object") from None
         game_move(game=seat.game, seat=acting, move=move)
+    except GameLogFull as exc:
+        messages.error(request, f"{exc}.")
     except RuleViolation as exc:
         messages.error(request, f"Refused: {exc}.")
     except selectors.GameBroken as exc:
@@ -214,18 +261,21 @@ def _seat_tool(
 
 
 @require_POST
+@_answers_no_game
 def game_undo_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """Undo: the last person's move and the bots' after it taken back (or the reason not)."""
     return _seat_tool(request, game_id, game_undo, "The last move is taken back.")
 
 
 @require_POST
+@_answers_no_game
 def game_restart_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """Restart: the same seed deals the same cards to the same seats (the links still work)."""
     return _seat_tool(request, game_id, game_restart, "The game is dealt again from its seed.")
 
 
 @require_POST
+@_answers_no_game
 def game_scenario_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """Save as scenario: the game so far attached to one of the requester's cards, run at
     once; the page says whether it passes and where to find it."""

@@ -19,6 +19,7 @@ from django.core.cache import caches
 from django.db import connections
 from django.tasks import task
 
+from accounts.queues import interactive
 from catalog.models import Card
 from prints.selectors import card_face, face_cache_key
 
@@ -69,7 +70,8 @@ def faces_queue(card_ids: list[int]) -> None:
         return
     for first in range(0, len(card_ids), BATCH):
         try:
-            draw_faces.enqueue(card_ids[first : first + BATCH])
+            # The interactive queue: a page may ask for the face soon (accounts/queues.py).
+            interactive(draw_faces).enqueue(card_ids[first : first + BATCH])
         except Exception:  # a face not drawn ahead is drawn when first asked for
             logger.exception("queueing the faces of %d cards failed", len(card_ids))
 

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import rate_limit, refuse_when_busy
+from accounts.limits import job_address, lock_address, rate_limit, refuse_when_busy
 from prints.background import (
     ACTIVE,
     job_expires_at,
@@ -129,28 +129,46 @@ def proxy_pdf_now(
     return ProxySheetExporter().render(cards=cards, options=options)
 
 
-def _check_active_jobs(actor: User) -> None:
-    active = ProxyJob.objects.filter(owner=actor, status__in=ACTIVE).count()
+def _check_active_jobs(actor: User, address: str) -> None:
+    """Refuse past the actor's PROXY_JOBS_PER_USER, then past the address's
+    PROXY_JOBS_PER_ADDRESS (fresh accounts from one address share it)."""
+    waiting = ProxyJob.objects.filter(status__in=ACTIVE)
+    active = waiting.filter(owner=actor).count()
     refuse_when_busy(active=active, limit=settings.PROXY_JOBS_PER_USER, what="proxy PDFs")
+    if address:
+        refuse_when_busy(
+            active=waiting.filter(requested_from=address).count(),
+            limit=settings.PROXY_JOBS_PER_ADDRESS,
+            what="proxy PDFs",
+            per="address",
+        )
 
 
-def proxy_job_start(*, selection: ProxySelection, options: ProxyOptions, actor: User) -> ProxyJob:
+def proxy_job_start(
+    *, selection: ProxySelection, options: ProxyOptions, actor: User, address: str = ""
+) -> ProxyJob:
     """Check the request now (so a mistake is said at once), then make the PDF in the
     background; the job's page shows progress and the download.
 
     Raises TooManyRequests, and records nothing, when the actor already has
-    PROXY_JOBS_PER_USER jobs waiting or running (lost ones, older than STALE_AFTER, no longer
-    count)."""
+    PROXY_JOBS_PER_USER jobs waiting or running, or `address` (the client address of the
+    request that asks, `accounts.limits.client_address`; empty for none)
+    PROXY_JOBS_PER_ADDRESS, whatever the accounts (lost ones, older than STALE_AFTER, no
+    longer count)."""
     options.check()
     proxy_jobs_expire_stalled()
-    _check_active_jobs(actor)  # before the selection is read: a refusal costs one count
+    address = job_address(address)
+    _check_active_jobs(actor, address)  # before the selection is read: a refusal costs one count
     cards = proxy_cards(selection=selection, viewer=actor)
     with transaction.atomic():
-        # The user's row, locked, makes two requests at once count one after the other.
+        # The user's row, locked, and the address's lock make two requests at once count one
+        # after the other.
         User.objects.select_for_update().filter(pk=actor.pk).first()
-        _check_active_jobs(actor)
+        lock_address(address)
+        _check_active_jobs(actor, address)
         job = ProxyJob.objects.create(
             owner=actor,
+            requested_from=address,
             selection=asdict(selection),
             options=asdict(options),
             total=len({card.document_hash for card in cards}),

@@ -17,6 +17,9 @@ class ProxyJob(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
+    # The client address of the request that queued it: an address's jobs are counted too
+    # (PROXY_JOBS_PER_ADDRESS), whatever the accounts. Empty: not queued by a request.
+    requested_from = models.CharField(max_length=64, blank=True, default="", db_index=True)
     selection = models.JSONField(default=dict)  # sets / pack / query / cards
     options = models.JSONField(default=dict)  # the ProxyOptions fields
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)

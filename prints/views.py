@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 
-from accounts.limits import TooManyRequests, identities, rate_limit
+from accounts.limits import TooManyRequests, client_address, identities, rate_limit
 from catalog import selectors as catalog_selectors
 from catalog.permissions import is_public
 from prints import jobs, selectors
@@ -84,7 +84,12 @@ def proxies(request: HttpRequest) -> HttpResponse:
                     return response
                 if not request.user.is_authenticated:
                     return redirect_to_login(request.get_full_path())
-                job = jobs.proxy_job_start(selection=selection, options=options, actor=request.user)
+                job = jobs.proxy_job_start(
+                    selection=selection,
+                    options=options,
+                    actor=request.user,
+                    address=client_address(request),
+                )
                 return redirect("prints:proxy_job", job_id=job.pk)
             except ProxyError as exc:
                 errors = [str(exc)]

@@ -23,6 +23,22 @@ def nested_json(levels: int) -> str:
     return "[" * levels + "]" * levels
 
 
+def json_string_bomb(pairs: int) -> str:
+    """Issue 34's JSON body: an unterminated string of backslash-quote pairs (2 bytes a pair),
+    which a backtracking scan of strings reads again from every quote: quadratic."""
+    return '"' + '\\"' * pairs
+
+
+def byte_alias_bomb(text: int = 15_000, levels: int = 5, width: int = 10) -> str:
+    """Issue 34's YAML: one long string, then `levels` lists of `width` aliases each of the
+    level before. Few values (width * levels aliases) but text * width**levels bytes."""
+    lines = [f'x: &l0 "{"x" * text}"']
+    for level in range(1, levels + 1):
+        refs = ", ".join([f"*l{level - 1}"] * width)
+        lines.append(f"l{level}: &l{level} [{refs}]")
+    return "\n".join(lines) + "\n"
+
+
 # --------------------------------------------------------------------------------------------
 # A hypothesis strategy: YAML built to cost, for every input that reads YAML
 # --------------------------------------------------------------------------------------------

@@ -242,8 +242,8 @@ def _art_refusal(upload: SimpleUploadedFile) -> str:
     return ""
 
 
-# The limits docs/security.md gives for card art: 2 MB, 16,000,000 pixels, PNG/JPEG/WebP, and
-# Pillow's decompression-bomb guard at the pixel limit. (Mode "1" keeps the big images small.)
+# The limits docs/security.md gives for card art: 2 MB, 4096 x 3072 pixels, PNG/JPEG/WebP, and
+# Pillow's decompression-bomb guard at 16 million pixels. (Mode "1" keeps the big images small.)
 def test_art_is_held_to_2_mb() -> None:
     two_mb = 2 * 1024 * 1024
     over = SimpleUploadedFile("art.png", b"\x89PNG" + b"\0" * (two_mb - 3))
@@ -255,11 +255,13 @@ def test_art_is_held_to_2_mb() -> None:
     assert _art_refusal(under) == ""
 
 
-def test_art_is_held_to_16_million_pixels() -> None:
-    assert _art_refusal(_upload(Image.new("1", (4000, 4000)))) == ""
-    with pytest.warns(Image.DecompressionBombWarning):  # Pillow's guard, at the same limit
-        refusal = _art_refusal(_upload(Image.new("1", (4000, 4001))))
-    assert refusal == "art is limited to 16,000,000 pixels (4000x4001 given)"
+def test_art_is_held_to_4096_by_3072_pixels() -> None:
+    assert _art_refusal(_upload(Image.new("1", (4096, 3072)))) == ""
+    assert _art_refusal(_upload(Image.new("1", (3072, 4096)))) == ""
+    assert _art_refusal(_upload(Image.new("1", (4000, 4000)))) == (
+        "art is limited to 12.6 megapixels; this one is 4000x4000 (16.0 megapixels): make it "
+        "smaller and upload it again"
+    )
 
 
 def test_pillow_refuses_to_open_twice_the_pixel_limit() -> None:

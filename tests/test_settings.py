@@ -79,6 +79,10 @@ LIMITS = [
     "PROXY_JOB_KEEP_HOURS",
     "PACK_BUILDER_MAX_LINES",
     "PACK_API_MAX_ITEMS",
+    "SIGNUPS_PER_HOUR",
+    "SIMULATIONS_PER_ADDRESS",
+    "PROXY_JOBS_PER_ADDRESS",
+    "TTS_EXPORTS_PER_ADDRESS",
 ]
 
 
@@ -94,3 +98,21 @@ def test_the_abuse_limits_are_read_from_the_environment_and_checked() -> None:
         assert f"PROXY_JOBS_PER_USER={bad} must be at least 1" in refused.error
     refused = load_settings(LOGIN_FREE_FAILURES="five")
     assert "is not a whole number" in refused.error
+
+
+def test_every_task_backend_lists_both_queues_and_the_thread_pools_are_read() -> None:
+    for backend in ("thread", "database", "immediate"):
+        tasks = load_settings(TASKS_BACKEND=backend).values["TASKS"]["default"]
+        assert tasks["QUEUES"] == ["interactive", "default"]
+    loaded = load_settings(TASKS_THREADS="3", TASKS_INTERACTIVE_THREADS="2", TASKS_BULK_NICE="5")
+    assert loaded.values["TASKS"]["default"]["OPTIONS"] == {
+        "max_workers": 3,
+        "queue_workers": {"interactive": 2},
+    }
+    assert loaded.values["TASKS_BULK_NICE"] == 5
+    assert load_settings().values["TASKS_BULK_NICE"] == 10
+    refused = load_settings(TASKS_INTERACTIVE_THREADS="0")
+    assert "TASKS_INTERACTIVE_THREADS=0 must be at least 1" in refused.error
+    for bad in ("-1", "20"):
+        refused = load_settings(TASKS_BULK_NICE=bad)
+        assert f"TASKS_BULK_NICE={bad} must be between 0 and 19" in refused.error

@@ -104,7 +104,7 @@ class RunResult:
     seconds: float = 0.0
 
 
-class _Budget:
+class Budget:
     """The shared bounds: a deadline and a number of requests, whichever comes first."""
 
     def __init__(self, *, seconds: float, requests: int) -> None:
@@ -122,7 +122,7 @@ class _Budget:
             return True
 
 
-class _Client:
+class Client:
     def __init__(
         self,
         *,
@@ -130,7 +130,7 @@ class _Client:
         port: int,
         targets: Targets,
         seed: int,
-        budget: _Budget,
+        budget: Budget,
         result: RunResult,
         lock: threading.Lock,
         mix: dict[str, int],
@@ -307,9 +307,9 @@ def run_clients(
     return every timing, error and acknowledged write."""
     result = RunResult()
     lock = threading.Lock()
-    budget = _Budget(seconds=seconds, requests=requests)
+    budget = Budget(seconds=seconds, requests=requests)
     workers = [
-        _Client(
+        Client(
             number=n,
             port=port,
             targets=targets,

@@ -13,11 +13,18 @@ throughput, p50/p95/p99 latency and errors, reads every acknowledged write back 
 database, and waits for every written card to have its validation report (the task worker
 checks cards after their save). The budget is 0 errors, 0 lost writes and 0 cards left
 unchecked: the command fails when one is missed. Nothing of the configured database is touched.
+
+`--simulation-flood` runs the other scenario instead (issue 34, cardsite/operations/load_flood.py):
+fresh accounts, each from an address of its own, queue simulations on the pack page (3 x 3),
+then the clients write cards through the API beside them, each waiting for its card's report.
+Its budget: every simulation queued, 0 errors, 0 lost writes, and every write's validation delay
+within FLOOD_VALIDATION_BUDGET_SECONDS.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import signal
 import subprocess
 import sys
@@ -34,6 +41,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import OutputWrapper
 from django.core.management.color import Style
 from django.db import connection, transaction
+from django.db.models import Count
 from tqdm import tqdm
 
 from accounts.services import token_create
@@ -44,8 +52,15 @@ from cardsite.operations.load_clients import (
     AcknowledgedWrite,
     RunResult,
     Targets,
+    percentile,
     run_clients,
     summary,
+)
+from cardsite.operations.load_flood import (
+    POLL_LIMIT_SECONDS,
+    FloodResult,
+    flood_simulations,
+    probe_validation,
 )
 from cardsite.operations.loopback import (
     free_port,
@@ -55,10 +70,20 @@ from cardsite.operations.loopback import (
 from catalog.management.scratch import scratch_database
 from catalog.models import Card, CardRevision, Visibility
 from catalog.services import catalog_load, default_fixture_paths, set_create
+from packs.models import PackSimulation, SimulationStatus
+from packs.services import pack_build, pack_create
+from packs.simulations import MAX_GAMES
 from prints.selectors import face_key
 from validator.selectors import checks_for
 
 SERVER_START_SECONDS = 90
+# The flood run: fresh accounts x simulations each, each of the most games a simulation may
+# have (the flood asks for the most work it can).
+FLOOD_ACCOUNTS, FLOOD_SIMULATIONS_EACH = 3, 3
+FLOOD_GAMES = MAX_GAMES
+# The issue's bound on a saved card's validation under the flood (README: 0 to 2.5 s unloaded).
+FLOOD_VALIDATION_BUDGET_SECONDS = 5.0
+FLOOD_PASSWORD = "flooding-the-queue-42"
 MANAGE = str(Path(settings.BASE_DIR) / "manage.py")
 # How long the task worker has, after the clients stop, to check the last cards written.
 VALIDATION_WAIT_SECONDS = 180
@@ -190,7 +215,7 @@ def _start_server(
                 pass
             stdout.write(
                 f"Server up on 127.0.0.1:{port}: gunicorn, {web_workers} "
-                f"processes x {threads} threads, 1 task worker, DEBUG off."
+                f"processes x {threads} threads, a task worker per queue, DEBUG off."
             )
             return server
         except (urllib.error.URLError, ConnectionError, TimeoutError):
@@ -324,3 +349,188 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+# -- the flood run -----------------------------------------------------------------------------
+
+
+def loadtest_flood(
+    *,
+    clients: int,
+    duration: float,
+    requests: int,
+    web_workers: int,
+    threads: int,
+    seed: int,
+    report: Path | None,
+    stdout: OutputWrapper,
+    style: Style,
+) -> None:
+    """The flood run (see the module's docstring): FLOOD_ACCOUNTS fresh accounts queue
+    FLOOD_SIMULATIONS_EACH simulations each, then `clients` clients write cards (at most
+    `requests` writes in `duration` seconds), each waiting for its card's report. Print the
+    validation delays (and write everything to `report` as JSON); raise when a simulation was
+    not queued, a request erred, a write was lost or a delay passed the budget."""
+    with scratch_database(purpose="loadtest") as scratch:
+        stdout.write(f"Scratch database: {connection.vendor} {_where()}")
+        # One proxy believed: each flood account comes from the address it sends.
+        env = loopback_server_environment(scratch) | {"NUM_PROXIES": "1"}
+        prepare_loopback_site(env)
+        targets = _prepare(clients, _static_paths(env), stdout)
+        pack_id = _flood_pack()
+        port = free_port()
+        server = _start_server(env, port, web_workers, threads, scratch, stdout)
+        try:
+            stdout.write(
+                f"The flood: {FLOOD_ACCOUNTS} fresh accounts, {FLOOD_SIMULATIONS_EACH} "
+                f"simulations of {FLOOD_GAMES} games each…"
+            )
+            flood = flood_simulations(
+                port=port,
+                pack_id=pack_id,
+                accounts=FLOOD_ACCOUNTS,
+                per_account=FLOOD_SIMULATIONS_EACH,
+                games=FLOOD_GAMES,
+                password=FLOOD_PASSWORD,
+            )
+            running = _wait_for_a_running_simulation(seconds=60)
+            stdout.write(
+                f"Card writes beside it: {clients} clients, at most {duration:g} s or "
+                f"{requests:,} writes, each waiting for its report…"
+            )
+            result, delays = probe_validation(
+                port=port,
+                targets=targets,
+                clients=clients,
+                seconds=duration,
+                writes=requests,
+                seed=seed,
+            )
+            simulations = _simulation_states()
+        finally:
+            _stop(server)
+        connection.close()
+        lost = writes_lost(result.writes)
+        figures = flood_figures(flood, running, simulations, result, delays, lost)
+        figures["database"] = connection.vendor
+        figures["web"] = f"{web_workers} processes x {threads} threads"
+        _print_flood(figures, stdout)
+    if report:
+        report.write_text(json.dumps(figures, indent=2) + "\n")
+    problems = flood_problems(figures)
+    if problems:
+        raise OperationError("budget missed: " + "; ".join(problems))
+    stdout.write(
+        style.SUCCESS(
+            f"Budget met: {figures['flood']['simulations_started']} simulations queued, 0 "
+            f"errors, 0 lost writes, every report within {FLOOD_VALIDATION_BUDGET_SECONDS:g} s."
+        )
+    )
+
+
+def _flood_pack() -> int:
+    """A pack of the core set with no owner (anyone may simulate it), as a flood would pick."""
+    built = pack_build(actor=None, set_codes=["munchkin-core"], name="Flood")
+    return pack_create(actor=None, built=built).pk
+
+
+def _wait_for_a_running_simulation(*, seconds: float) -> bool:
+    """Wait until the task worker runs one of the flood's simulations (the writes are to be
+    measured beside it); whether one did in time."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if PackSimulation.objects.filter(status=SimulationStatus.RUNNING).exists():
+            return True
+        time.sleep(0.3)
+    return False
+
+
+def _simulation_states() -> dict[str, int]:
+    counts = PackSimulation.objects.values_list("status").annotate(n=Count("pk"))
+    return {str(status): int(n) for status, n in counts}
+
+
+def flood_figures(
+    flood: FloodResult,
+    running: bool,
+    simulations: dict[str, int],
+    result: RunResult,
+    delays: list[float],
+    lost: list[str],
+) -> dict[str, Any]:
+    measured = [d for d in delays if math.isfinite(d)]
+    figures = summary(result)
+    return {
+        "flood": {
+            "accounts": flood.accounts,
+            "simulations_started": flood.started,
+            "refused": flood.refused,
+            "a_simulation_ran_beside_the_writes": running,
+            "simulations_at_the_end": simulations,
+        },
+        "validation_delay_s": {
+            "writes": len(delays),
+            "without_report": len(delays) - len(measured),
+            "p50": round(percentile(measured, 50), 2),
+            "p95": round(percentile(measured, 95), 2),
+            # None: a write had no report within POLL_LIMIT_SECONDS.
+            "max": round(max(delays), 2) if measured == delays and delays else None,
+            "budget": FLOOD_VALIDATION_BUDGET_SECONDS,
+        },
+        "overall": figures["overall"],
+        "kinds": figures["kinds"],
+        "error_examples": figures["error_examples"],
+        "writes": {"acknowledged": len(result.writes), "lost": lost},
+    }
+
+
+def flood_problems(figures: dict[str, Any]) -> list[str]:
+    flood, delay = figures["flood"], figures["validation_delay_s"]
+    wanted = FLOOD_ACCOUNTS * FLOOD_SIMULATIONS_EACH
+    problems = []
+    if flood["simulations_started"] != wanted:
+        problems.append(f"{flood['simulations_started']} of {wanted} simulations queued")
+    if not flood["a_simulation_ran_beside_the_writes"]:
+        problems.append("no simulation ran beside the writes")
+    if figures["overall"]["errors"]:
+        problems.append(f"{figures['overall']['errors']} errors")
+    if figures["writes"]["lost"]:
+        problems.append(f"{len(figures['writes']['lost'])} lost writes")
+    if not delay["writes"]:
+        problems.append("no write was measured")
+    elif delay["without_report"]:
+        problems.append(
+            f"{delay['without_report']} writes had no report within {POLL_LIMIT_SECONDS:g} s"
+        )
+    elif delay["max"] > FLOOD_VALIDATION_BUDGET_SECONDS:
+        problems.append(
+            f"a write waited {delay['max']} s for its report "
+            f"(budget {FLOOD_VALIDATION_BUDGET_SECONDS:g} s)"
+        )
+    return problems
+
+
+def _print_flood(figures: dict[str, Any], stdout: OutputWrapper) -> None:
+    flood, delay = figures["flood"], figures["validation_delay_s"]
+    stdout.write("")
+    stdout.write(
+        f"The flood: {flood['accounts']} accounts signed up, "
+        f"{flood['simulations_started']} simulations queued; at the end "
+        + ", ".join(f"{n} {state}" for state, n in sorted(flood["simulations_at_the_end"].items()))
+    )
+    for refusal in flood["refused"][:10]:
+        stdout.write(f"  refused: {refusal}")
+    overall = figures["overall"]
+    stdout.write(
+        f"Card writes beside it ({figures['database']}, {figures['web']}): "
+        f"{figures['writes']['acknowledged']} acknowledged, {overall['errors']} errors, "
+        f"{len(figures['writes']['lost'])} lost; write p95 {overall['p95_ms']} ms"
+    )
+    longest = f"{delay['max']} s" if delay["max"] is not None else "no report"
+    stdout.write(
+        f"Validation delay (the write's answer to its report), {delay['writes']} writes: "
+        f"p50 {delay['p50']} s, p95 {delay['p95']} s, max {longest} (budget {delay['budget']:g} "
+        f"s; {delay['without_report']} without a report within {POLL_LIMIT_SECONDS:g} s)"
+    )
+    for example in figures["error_examples"]:
+        stdout.write(f"  {example}")

@@ -1,11 +1,14 @@
 """Serve the site as it runs in production: gunicorn's web processes and the task workers.
 
 `manage.py serve` starts gunicorn (settings in `cardsite/gunicorn_conf.py`) and, when
-TASKS_BACKEND=database, `db_worker` processes that run the background tasks (pack
-simulations, large proxy PDFs) off the web processes. It watches them: when one stops by
-itself the others are stopped too and the command fails, so a process manager (systemd, a
-container platform) sees one unit that is either whole or restarted. SIGTERM or Ctrl-C stops
-everything cleanly. Each piece can also be started on its own, on other machines: see the
+TASKS_BACKEND=database, `db_worker` processes that run the background tasks off the web
+processes: for each queue (accounts/queues.py) workers of its own, those of the bulk queue
+(pack simulations, exports, proxy PDFs, bulk data) at a lower CPU priority
+(`TASKS_BULK_NICE`), so a saved card's validation and face never wait for a worker, nor much
+for a core, behind a flood of simulations. It watches them: when one stops by itself the
+others are stopped too and the command fails, so a process manager (systemd, a container
+platform) sees one unit that is either whole or restarted. SIGTERM or Ctrl-C stops everything
+cleanly. Each piece can also be started on its own, on other machines: see the
 README's "Beyond one machine".
 """
 
@@ -25,6 +28,7 @@ from django.core.management.base import OutputWrapper
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from accounts.queues import BULK_QUEUE, INTERACTIVE_QUEUE
 from cardsite.operations import OperationError
 
 DATABASE_BACKEND = "django_tasks_db.DatabaseBackend"
@@ -40,17 +44,24 @@ def serve(
     workers: int | None,
     threads: int | None,
     task_workers: int,
+    interactive_workers: int = 1,
     stdout: OutputWrapper,
 ) -> None:
     """Serve the site on `bind` (host:port) with gunicorn and, under TASKS_BACKEND=database,
-    `task_workers` task worker processes beside it, until SIGTERM or Ctrl-C; then stop them
+    `task_workers` worker processes of the bulk queue and `interactive_workers` of the
+    interactive queue beside it, until SIGTERM or Ctrl-C; then stop them
     all and write "Stopped.". `workers` (gunicorn's processes) and `threads` (each process's
     threads for requests' code, WEB_THREADS) override the configuration when given. A site
     not ready to serve (migrations pending, no cache table, no collected static files) is
     refused; a process that stops by itself stops the others and raises."""
     _refuse_unready_site()
     children = _start(
-        bind=bind, workers=workers, threads=threads, task_workers=task_workers, stdout=stdout
+        bind=bind,
+        workers=workers,
+        threads=threads,
+        task_workers=task_workers,
+        interactive_workers=interactive_workers,
+        stdout=stdout,
     )
     stopping: list[int] = []
 
@@ -113,6 +124,7 @@ def _start(
     workers: int | None,
     threads: int | None,
     task_workers: int,
+    interactive_workers: int,
     stdout: OutputWrapper,
 ) -> Children:
     gunicorn = [sys.executable, "-m", "gunicorn", "cardsite.asgi:application"]
@@ -122,26 +134,58 @@ def _start(
     # The threads of each web process are the application's own (cardsite/asgi.py).
     web_env = {**os.environ, **({"WEB_THREADS": str(threads)} if threads else {})}
     backend = settings.TASKS["default"]["BACKEND"]
-    task_workers = task_workers if backend == DATABASE_BACKEND else 0
-    manage = str(Path(settings.BASE_DIR) / "manage.py")
-    worker = [sys.executable, manage, "db_worker", "--no-reload", "--interval", "0.5"]
+    if backend != DATABASE_BACKEND:
+        task_workers = interactive_workers = 0
 
     children = [("gunicorn", subprocess.Popen(gunicorn, cwd=settings.BASE_DIR, env=web_env))]
     children += [
-        (f"task worker {n + 1}", subprocess.Popen(worker, cwd=settings.BASE_DIR))
+        (f"interactive task worker {n + 1}", _worker(INTERACTIVE_QUEUE, nice=0))
+        for n in range(interactive_workers)
+    ]
+    children += [
+        (f"task worker {n + 1}", _worker(BULK_QUEUE, nice=settings.TASKS_BULK_NICE))
         for n in range(task_workers)
     ]
     if backend != DATABASE_BACKEND:
         where = "background tasks inside the web processes (TASKS_BACKEND=database moves them)"
-    elif task_workers:
-        where = f"{task_workers} task worker process(es)"
     else:
-        where = "no task worker here: run `python manage.py db_worker` elsewhere"
+        where = (
+            f"{_workers_text(interactive_workers, INTERACTIVE_QUEUE)}, "
+            f"{_workers_text(task_workers, BULK_QUEUE)}"
+        )
     stdout.write(
         f"Serving on http://{bind}/ with gunicorn; {where}; "
         f"media on {settings.STORAGES['default']['BACKEND']}. Ctrl-C stops."
     )
     return children
+
+
+def worker_command(queue_name: str) -> list[str]:
+    """The command of a task worker of one queue, as `serve` starts it."""
+    manage = str(Path(settings.BASE_DIR) / "manage.py")
+    return [
+        *(sys.executable, manage, "db_worker", "--no-reload", "--interval", "0.5"),
+        *("--queue-name", queue_name),
+    ]
+
+
+def _worker(queue_name: str, *, nice: int) -> subprocess.Popen[bytes]:
+    # os.nice in the child before it starts: the worker and the processes a simulation forks
+    # run at that lower priority; the kernel gives cores to the others first.
+    return subprocess.Popen(
+        worker_command(queue_name),
+        cwd=settings.BASE_DIR,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,
+    )
+
+
+def _workers_text(count: int, queue_name: str) -> str:
+    if count:
+        return f"{count} task worker process(es) of the {queue_name} queue"
+    return (
+        f"no task worker of the {queue_name} queue here: run "
+        f"`python manage.py db_worker --queue-name {queue_name}` elsewhere"
+    )
 
 
 def _stop(children: Children) -> None:

@@ -30,3 +30,11 @@ class ValidateThrottle(WriteThrottle):
 
     scope = "validate"
     default_rate = "600/hour"
+
+
+class LookupThrottle(WriteThrottle):
+    """Reads asked for with a POST body (a collection of up to 75 names): open to anyone, but
+    each body is read and each name looked up, so counted like writes."""
+
+    scope = "lookups"
+    default_rate = "1200/hour"

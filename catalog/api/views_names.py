@@ -17,6 +17,7 @@ from catalog.api.serializers import (
     CollectionInput,
     ErrorOutput,
 )
+from catalog.api.throttles import LookupThrottle
 from catalog.api.views import ApiView, api_input, list_object
 from catalog.names import MAX_TYPED_NAME
 from catalog.selectors_names import (
@@ -118,6 +119,7 @@ class CardAutocomplete(ApiView):
 
 class CardCollection(ApiView):
     permission_classes = [AllowAny]
+    throttle_classes = [LookupThrottle]
 
     @extend_schema(
         operation_id="cards_collection",

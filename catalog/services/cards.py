@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.files.base import File
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -15,6 +16,7 @@ from django.utils.text import slugify
 
 from catalog.changes import catalog_changed
 from catalog.faces import faces_changed
+from catalog.images import picture_redrawn
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
 from catalog.names import name_key
 from catalog.search.facets import card_facets
@@ -316,18 +318,22 @@ def card_restore(*, card: Card, actor: Actor) -> Card:
 
 
 def card_art_set(*, card: Card, actor: Actor, upload: UploadedFile[bytes]) -> Card:
-    """Keep an uploaded picture as the card's art (the form has checked it with Pillow)."""
+    """Keep an uploaded picture as the card's art, drawn again without its metadata (EXIF,
+    GPS, camera, text chunks) and shrunk to what a face uses (catalog.images): the one path by
+    which art is kept, whoever uploads it. PictureError, with nothing kept, when it is over
+    the limits or not a picture."""
     require_edit(actor, card.card_set)
+    clean = picture_redrawn(upload, noun="art", keep_png=True)
     if card.art:
         card.art.delete(save=False)
-    card.art.save(f"{card.card_set.code}-{card.slug}{_suffix(upload)}", upload, save=False)
+    card.art.save(f"{card.card_set.code}-{card.slug}{_suffix(clean)}", clean, save=False)
     card.save(update_fields=["art", "updated_at"])
     faces_changed([card.pk])  # the art is drawn on the face
     catalog_changed()
     return card
 
 
-def _suffix(upload: UploadedFile[bytes]) -> str:
+def _suffix(upload: File[bytes]) -> str:
     name = (upload.name or "").lower()
     for suffix in (".png", ".jpg", ".jpeg", ".webp"):
         if name.endswith(suffix):

@@ -10,6 +10,7 @@ A process of its own because the cost is the point: a runaway input must be meas
 killable, without taking the test run with it.
 """
 
+import base64
 import json
 import os
 import re
@@ -26,6 +27,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
+from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
 from django.test import Client  # noqa: E402
 
 
@@ -68,7 +70,13 @@ def send(client: Client, spec: dict[str, Any]) -> Any:
             content_type=spec.get("content_type", "application/json"),
             **extra,
         )
-    return getattr(client, method)(spec["path"], data=spec.get("data"), **extra)
+    data = spec.get("data")
+    if "files" in spec:  # sent as multipart: {field: {"name", "content_type", "base64"}}
+        data = {**(data or {})}
+        for field, upload in spec["files"].items():
+            content = base64.b64decode(upload["base64"])
+            data[field] = SimpleUploadedFile(upload["name"], content, upload["content_type"])
+    return getattr(client, method)(spec["path"], data=data, **extra)
 
 
 def main() -> None:

@@ -264,8 +264,12 @@ def _image(fmt: str, size: tuple[int, int] = (40, 60), mode: str = "RGB") -> io.
     ("upload", "error"),
     [
         (lambda: _image("GIF"), "art must be PNG, JPEG, WEBP, not GIF"),
-        (lambda: _image("PNG", (6000, 6000), "1"), "too many pixels"),
-        (lambda: _image("PNG", (4100, 4100), "1"), "limited to 16,000,000 pixels"),
+        (lambda: _image("PNG", (6000, 6000), "1"), "art is limited to 12.6 megapixels; this"),
+        (
+            lambda: _image("PNG", (4100, 4100), "1"),
+            "art is limited to 12.6 megapixels; this one is 4100x4100 (16.8 megapixels): make "
+            "it smaller and upload it again",
+        ),
         (lambda: io.BytesIO(b"not an image at all"), "could not be read as an image"),
     ],
 )

@@ -403,3 +403,18 @@ def test_scenarios_go_with_their_card(card: Card, alice: User) -> None:
     assert CardScenario.objects.filter(card__card_set__code="alice-my-set").count() == 1
     Card.everything.filter(pk=card.pk).delete()
     assert not CardScenario.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "shape"),
+    [("? [1]\n: 2\n", "list"), ("{[1]: 2}\n", "list"), ("? {a: 1}\n: 2\n", "map")],
+)
+def test_a_scenario_with_a_key_that_is_a_list_or_a_map_is_named_on_its_line(
+    card: Card, alice: User, client: Client, text: str, shape: str
+) -> None:
+    # Issue 34: a server error before.
+    client.force_login(alice)
+    response = client.post(page_url(card, "scenario_add"), {"name": "Keys", "text": text})
+    assert response.status_code == 400
+    assert f"a key must be a word or a number, not a {shape}" in response.content.decode()
+    assert not CardScenario.objects.exists()

@@ -630,3 +630,56 @@ def test_import_set_command_reports_errors_and_fails(
     with pytest.raises(CommandError, match="code: the code 'alice-dungeon' is taken"):
         call_command("import_set", str(good), "--owner", "alice")
     assert row_counts() == before
+
+
+# -- issue 34: an import's cost and its count ------------------------------------------------
+
+
+def test_import_page_lists_fifty_errors_of_20000_and_counts_the_rest(
+    client: Client, alice: User
+) -> None:
+    bad_effects = [{"type": "strenght", "amount": 1}] * 20
+    cards = [monster_document(f"Ogre {i}", effects=bad_effects) for i in range(1_000)]
+    text = yaml.safe_dump({"set": {"code": "big", "name": "Big"}, "cards": cards})
+    client.force_login(alice)
+    before = row_counts()
+    response = client.post("/sets/import/", {"text": text, "visibility": "private"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.count("unknown type &#x27;strenght&#x27;") == 50
+    assert "...and 19,950 more errors, not listed" in html
+    # The page was 21 MB; now the list of errors is bounded, beside the text sent back.
+    listed = html.split('data-testid="import-errors"')[1].split("</div>")[0]
+    assert len(listed) < 20_000
+    assert row_counts() == before
+
+
+@pytest.mark.parametrize("text", ["? [1]\n: 2\n", "{[1]: 2}\n"])
+def test_import_page_names_a_key_that_is_a_list(client: Client, alice: User, text: str) -> None:
+    client.force_login(alice)
+    response = client.post("/sets/import/", {"text": text, "visibility": "private"})
+    assert response.status_code == 400
+    assert "a key must be a word or a number, not a list" in response.content.decode()
+
+
+def test_import_page_is_counted_per_account_and_address(
+    client: Client, alice: User, bob: User, settings: Any
+) -> None:
+    settings.SET_IMPORTS_PER_HOUR = 2
+    client.force_login(alice)
+    for _ in range(2):
+        assert (
+            client.post("/sets/import/", {"text": "x", "visibility": "private"}).status_code == 400
+        )
+    before = row_counts()
+    refused = client.post(
+        "/sets/import/", {"text": yaml.safe_dump({"set": {"code": "s", "name": "S"}, "cards": []})}
+    )
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 3600
+    assert "Too many imports: at most 2 an hour from your account." in refused.content.decode()
+    assert row_counts() == before
+    client.force_login(bob)  # another account on the same address
+    refused = client.post("/sets/import/", {"text": "x", "visibility": "private"})
+    assert refused.status_code == 429
+    assert "from your address" in refused.content.decode()

@@ -22,7 +22,7 @@ from bulk.models import BulkFile
 from bulk.services import bulk_data_refresh
 from bulk.tasks import LAST_START, bulk_data_queue
 from catalog.models import Card
-from catalog.services import card_create, card_update, set_create
+from catalog.services import card_create, card_update, set_create, set_delete, set_update
 from catalog.validation import cards_validate_saved
 from tests.conftest import CORE_SET
 from tests.factories import monster_document
@@ -57,7 +57,8 @@ def download(client: Client, entry: dict[str, Any]) -> bytes:
     response = client.get(entry["download_uri"])
     assert response.status_code == 200
     assert response["Content-Type"] == "application/gzip"
-    assert "immutable" in response["Cache-Control"]
+    # Kept by caches an hour at most: a set in it may stop being public (issue 34, item 8).
+    assert response["Cache-Control"] == "public, max-age=3600"
     return response.getvalue()
 
 
@@ -137,6 +138,39 @@ def test_unchanged_sources_write_nothing_and_a_change_writes_a_new_name(
     assert new_entry["download_uri"] != old_entry["download_uri"]
     # A download that started before the change still finds the old file.
     assert client.get(old_entry["download_uri"]).status_code == 200
+
+
+@pytest.mark.parametrize("hide", ["private", "unlisted", "deleted"])
+def test_no_file_answers_with_a_set_that_is_no_longer_public(
+    client: Client, core_catalog: None, alice: User, hide: str
+) -> None:
+    shown = set_create(owner=alice, code="open", name="Open", visibility="public")
+    card_create(card_set=shown, actor=alice, document=monster_document("Open Ogre"))
+    bulk_data_refresh()
+    before = listing(client)
+    for kind in ("cards", "sets"):
+        assert b"Open Ogre" in gzip.decompress(download(client, before[kind]))
+
+    if hide == "deleted":
+        set_delete(card_set=shown, actor=alice)
+    else:
+        set_update(card_set=shown, actor=alice, visibility=hide)
+
+    # Before the files are made again (the task runs later), and after.
+    for refreshed in (False, True):
+        if refreshed:
+            bulk_data_refresh()
+        for kind in ("cards", "sets"):
+            response = client.get(before[kind]["download_uri"])
+            assert response.status_code == 410, (kind, refreshed)
+            error = response.json()
+            assert error["code"] == "gone"
+            assert "no longer public" in error["errors"][0]["message"]
+    after = listing(client)
+    for kind in ("cards", "sets"):
+        assert b"Open Ogre" not in gzip.decompress(download(client, after[kind]))
+    # The official pack holds none of her sets: it still answers.
+    assert client.get(before["official_pack"]["download_uri"]).status_code == 200
 
 
 def test_a_catalog_change_queues_the_files_once_the_write_commits(

@@ -141,7 +141,8 @@ def test_art_is_served_by_the_production_server_from_its_storage(
     status, headers, body = _get(f"{site['url']}/cards/{card.pk}/art")
     assert status == 200
     assert headers["Content-Type"] == "image/png"
-    assert body == png_bytes()
+    with card.art.open("rb") as stored:  # the upload as drawn again, without its metadata
+        assert body == stored.read()
 
 
 def test_the_task_worker_runs_background_jobs_outside_the_web_processes(
@@ -391,3 +392,31 @@ def test_x_forwarded_proto_is_believed_only_when_the_site_is_told_to(
         claimed = _status(url + "/", {"X-Forwarded-Proto": "https"})
     assert plain[0] == 301 and plain[1].startswith("https://127.0.0.1")
     assert claimed[0] == (200 if trusted else 301), claimed
+
+
+def _children(pid: int) -> list[tuple[list[str], int]]:
+    """The command line and niceness of each process `pid` started (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            # The command's name is in parentheses and may hold spaces: split after it.
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                command = (stat.parent / "cmdline").read_bytes().split(b"\0")
+                found.append(([part.decode() for part in command if part], int(fields[16])))
+    return found
+
+
+def test_serve_starts_a_worker_per_queue_the_bulk_one_at_a_lower_priority(
+    site: dict[str, Any],
+) -> None:
+    workers = {
+        command[command.index("--queue-name") + 1]: nice
+        for command, nice in _children(site["server"].pid)
+        if "db_worker" in command
+    }
+    own = os.nice(0)  # the suite may itself run niced: the workers start from its niceness
+    assert workers == {"interactive": own, "default": min(19, own + 10)}
+    log = site["log"].read_text()
+    assert "1 task worker process(es) of the interactive queue" in log
+    assert "1 task worker process(es) of the default queue" in log

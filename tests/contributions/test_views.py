@@ -16,11 +16,11 @@ from django.urls import reverse
 from PIL import Image
 
 from authoring.editor import split_document
+from authoring.previews import PREVIEW_PER_MINUTE
 from catalog.models import Card, CardSet
 from catalog.services import card_update
 from contributions.models import Proposal, ProposalStatus
 from contributions.services import proposal_create
-from contributions.views import PREVIEW_PER_MINUTE
 from tests.conftest import PASSWORD
 from tests.contributions.conftest import jpeg_with_gps
 

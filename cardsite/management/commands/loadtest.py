@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cardsite.operations import OperationError
-from cardsite.operations.loadtest import loadtest
+from cardsite.operations.loadtest import loadtest, loadtest_flood
 
 
 class Command(BaseCommand):
@@ -21,12 +21,20 @@ class Command(BaseCommand):
         parser.add_argument("--threads", type=int, default=4, help="threads per process")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--report", type=Path, help="also write the figures here as JSON")
+        parser.add_argument(
+            "--simulation-flood",
+            action="store_true",
+            help="instead of the mix: 3 fresh accounts queue 3 simulations each, and the "
+            "clients write cards beside them, each waiting for its report; reports the "
+            "validation delay (budget 5 s)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["clients"] < 1 or options["requests"] < 1 or options["duration"] <= 0:
             raise CommandError("--clients, --requests and --duration must be positive")
+        run = loadtest_flood if options["simulation_flood"] else loadtest
         try:
-            loadtest(
+            run(
                 clients=options["clients"],
                 duration=options["duration"],
                 requests=options["requests"],

@@ -24,7 +24,15 @@ class Command(BaseCommand):
             "--task-workers",
             type=int,
             default=1,
-            help="db_worker processes when TASKS_BACKEND=database (0: run them elsewhere)",
+            help="db_worker processes of the bulk queue (simulations, exports, proxy jobs, bulk "
+            "data) when TASKS_BACKEND=database (0: run them elsewhere)",
+        )
+        parser.add_argument(
+            "--interactive-workers",
+            type=int,
+            default=1,
+            help="db_worker processes of the interactive queue (saved cards' validation and "
+            "faces) when TASKS_BACKEND=database (0: run them elsewhere)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -34,6 +42,7 @@ class Command(BaseCommand):
                 workers=options["workers"],
                 threads=options["threads"],
                 task_workers=options["task_workers"],
+                interactive_workers=options["interactive_workers"],
                 stdout=self.stdout,
             )
         except OperationError as exc:

@@ -4,6 +4,7 @@ itself is in reader.py."""
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import types
 import typing
@@ -36,12 +37,28 @@ class DocumentError:
         return f"{where}{self.path or '(document)'}: {self.message}"
 
 
+# A document is answered with at most this many errors, then one line saying how many more:
+# enough to fix a document by, and an answer whose size does not grow with the input's.
+MAX_ERRORS = 50
+
+
+def more_errors(count: int) -> DocumentError:
+    """The line that stands for the errors past MAX_ERRORS."""
+    noun = "error" if count == 1 else "errors"
+    return DocumentError("", f"...and {count:,} more {noun}, not listed (the first are above)")
+
+
 @dataclass
 class CardDocumentError(Exception):
-    """A document that does not parse; every error names its path (and line, from YAML)."""
+    """A document that does not parse; every error names its path (and line, from YAML).
+    Holds at most MAX_ERRORS errors and a last line counting the rest, however it was made."""
 
     errors: list[DocumentError]
     source: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.errors) > MAX_ERRORS + 1:
+            self.errors = [*self.errors[:MAX_ERRORS], more_errors(len(self.errors) - MAX_ERRORS)]
 
     def __str__(self) -> str:
         head = f"{self.source}: " if self.source else ""
@@ -151,13 +168,28 @@ def format_path(parts: Sequence[str | int]) -> str:
 _QUOTED = re.compile(r"'([^']*)'")
 
 
+# A word of the input echoed in an error is cut to this many characters: a key of a megabyte
+# is named by its start, not copied into every answer that mentions it.
+_SHOWN_CHARACTERS = 40
+# How many keys of a map missing its tag (`type:`) are looked at for a misspelt tag.
+_TYPO_CANDIDATES = 100
+
+
+def shown(word: object) -> str:
+    """`word` as an error quotes it (repr), its start only when it is long."""
+    text = str(word)
+    if len(text) > _SHOWN_CHARACTERS:
+        return repr(text[:_SHOWN_CHARACTERS]) + f" (cut; {len(text):,} characters)"
+    return repr(word)
+
+
 def _error_message(error: Any, parent: Any, field_name: str | int | None) -> str:
     kind = error["type"]
     ctx = error.get("ctx") or {}
     if kind == "extra_forbidden":
         valid = _model_keys(parent)
-        hint = nearest_word(str(field_name), valid)
-        message = f"unknown key {field_name!r}"
+        hint = nearest_word(str(field_name)[:_SHOWN_CHARACTERS], valid)
+        message = f"unknown key {shown(field_name)}"
         if hint:
             message += f"; did you mean {hint!r}?"
         elif valid:
@@ -166,16 +198,16 @@ def _error_message(error: Any, parent: Any, field_name: str | int | None) -> str
     if kind == "union_tag_invalid":
         tags = _QUOTED.findall(str(ctx.get("expected_tags", "")))
         word = ctx.get("tag")
-        message = f"unknown {ctx.get('discriminator', 'tag').strip(chr(39))} {word!r}"
-        hint = nearest_word(str(word), tags)
+        message = f"unknown {ctx.get('discriminator', 'tag').strip(chr(39))} {shown(word)}"
+        hint = nearest_word(str(word)[:_SHOWN_CHARACTERS], tags)
         return message + (f"; did you mean {hint!r}?" if hint else f"; valid: {', '.join(tags)}")
     if kind == "condition_shape":
         given = error.get("input")
         if isinstance(given, dict) and len(given) == 1:
             word = str(next(iter(given)))
             keys = [c.key for c in CONDITION_TYPES]
-            hint = nearest_word(word, keys)
-            return f"unknown condition {word!r}" + (
+            hint = nearest_word(word[:_SHOWN_CHARACTERS], keys)
+            return f"unknown condition {shown(word)}" + (
                 f"; did you mean {hint!r}?" if hint else f"; valid: {', '.join(keys)}"
             )
         return str(error["msg"])
@@ -184,8 +216,8 @@ def _error_message(error: Any, parent: Any, field_name: str | int | None) -> str
     if kind == "literal_error":
         words = _QUOTED.findall(str(ctx.get("expected", "")))
         given = error.get("input")
-        hint = nearest_word(str(given), words)
-        message = f"{given!r} is not one of {', '.join(words)}"
+        hint = nearest_word(str(given)[:_SHOWN_CHARACTERS], words)
+        message = f"{shown(given)} is not one of {', '.join(words)}"
         return message + (f"; did you mean {hint!r}?" if hint else "")
     if kind == "missing":
         return "required key is missing"
@@ -196,12 +228,18 @@ def _error_message(error: Any, parent: Any, field_name: str | int | None) -> str
 def errors_from_validation(
     exc: ValidationError, root: Any, lines: dict[tuple[str | int, ...], int] | None = None
 ) -> list[DocumentError]:
-    """Turn pydantic's errors into path + message (+ line) errors, one per distinct place."""
+    """Turn pydantic's errors into path + message (+ line) errors, one per distinct place;
+    the first MAX_ERRORS places, then a line counting the others (each error costs a walk of
+    the definitions and a search for the nearest word, so the rest are only counted)."""
     out: list[DocumentError] = []
     seen: set[tuple[str, str]] = set()
-    errors = exc.errors()
+    errors = exc.errors(include_url=False)
     # A plain union reports every branch; keep the most specific message per path.
-    for error in errors:
+    for index, error in enumerate(errors):
+        if len(out) >= MAX_ERRORS:
+            listed = {tuple(e["loc"]) for e in errors[:index]}
+            rest = {tuple(e["loc"]) for e in errors[index:]} - listed
+            return [*_collapse_union_branches(out), more_errors(len(rest))]
         loc = tuple(error["loc"])
         path, _ = _walk(root, loc)
         parent_path, parent = _walk(root, loc[:-1]) if loc else ([], root)
@@ -212,10 +250,12 @@ def errors_from_validation(
         elif error["type"] == "union_tag_not_found" and isinstance(error.get("input"), dict):
             # The discriminator is missing: most often because its key is misspelt.
             discriminator = str((error.get("ctx") or {}).get("discriminator", "")).strip("'")
-            typo = next((k for k in error["input"] if nearest_word(str(k), [discriminator])), None)
+            # Only the first keys are candidates: a typo of the tag sits among a handful.
+            candidates = itertools.islice(error["input"], _TYPO_CANDIDATES)
+            typo = next((k for k in candidates if nearest_word(str(k), [discriminator])), None)
             if typo is not None and typo != discriminator:
                 path = [*path, typo]
-                message = f"unknown key {typo!r}; did you mean {discriminator!r}?"
+                message = f"unknown key {shown(typo)}; did you mean {discriminator!r}?"
             elif discriminator.isidentifier():
                 path = [*path, discriminator]
         elif error["type"] in ("union_tag_invalid", "union_tag_not_found"):

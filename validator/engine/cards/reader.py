@@ -2,10 +2,12 @@
 
 Every document the site or the engine reads from a person goes through `read_yaml` or
 `read_json`, so one set of limits holds everywhere: the size of the text, how deep it nests,
-how many nodes it has once its aliases are expanded, and how long a number may be. The limits
-are checked while the text is read, before anything is built from it, so a small hostile
-document (an alias bomb, a thousand nested brackets) costs what its size costs and no more.
-Each refusal names the line and the limit.
+how many values and how many bytes it holds once its aliases are expanded, and how long a
+number may be in any base. The limits are checked while the text is read, before anything is
+built from it, so a small hostile document (an alias bomb, a thousand nested brackets) costs
+what its size costs and no more. Keys are words or numbers, never lists or maps. Nothing here
+runs a regular expression that can backtrack over the text. Each refusal names the line and
+the limit.
 """
 
 from __future__ import annotations
@@ -28,8 +30,18 @@ class ReadLimits:
     max_bytes: int = 2_000_000
     max_depth: int = 40
     max_nodes: int = 200_000  # counted with every alias expanded
-    # Only bounds the cost of reading a number; the language bounds each value far lower.
+    # The text of every scalar (keys too) counted at its length each time an alias repeats it:
+    # what every reader after this one walks, copies and dumps. No larger than the text itself
+    # may be (None: max_bytes), so aliases save typing but never multiply what a document
+    # produces.
+    max_expanded_bytes: int | None = None
+    # Only bounds the cost of reading a number, in any base; the language bounds each value
+    # far lower.
     max_number_digits: int = 100
+
+    @property
+    def expanded_bytes(self) -> int:
+        return self.max_bytes if self.max_expanded_bytes is None else self.max_expanded_bytes
 
 
 DEFAULT_LIMITS = ReadLimits()
@@ -53,6 +65,19 @@ def _check_digits(digits: int, limits: ReadLimits, source: str, line: int | None
         raise _too_large(message, source, line)
 
 
+_BASE_PREFIXES = ("0x", "0o", "0b", "0X", "0O", "0B")
+
+
+def number_digits(text: str) -> int:
+    """How many digits a written number has, in whatever base it is written: a sign, a base
+    prefix (0x, 0o, 0b) and digit separators (_) are not digits; every other character is
+    counted, so an exponent or a fraction counts too."""
+    body = text.strip().lstrip("+-")
+    if body.startswith(_BASE_PREFIXES):
+        body = body[2:]
+    return len(body) - body.count("_")
+
+
 @dataclass
 class ParsedYaml:
     data: Any
@@ -74,7 +99,9 @@ class _BoundedLoader(yaml.SafeLoader):
         super().__init__(stream)
         self._depth = 0
         self._expanded = 0
-        self._sizes: dict[int, int] = {}
+        self._expanded_bytes = 0
+        # What each composed node costs once expanded: (values, bytes).
+        self._sizes: dict[int, tuple[int, int]] = {}
         self._open_anchors: set[str] = set()
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
@@ -87,29 +114,45 @@ class _BoundedLoader(yaml.SafeLoader):
                 raise _too_large(f"the alias *{anchor} is inside its own anchor", self.source, line)
             node = super().compose_node(parent, index)
             # An alias costs what it points to: that is what every reader after this one walks.
-            self._count(self._sizes.get(id(node), 1), line)
+            self._count(*self._sizes.get(id(node), (1, 0)), line)
             return node
         self._depth += 1
         if self._depth > self.limits.max_depth:
             raise _too_deep(self.limits, self.source, line)
-        before = self._expanded
+        before = (self._expanded, self._expanded_bytes)
         if anchor is not None:
             self._open_anchors.add(anchor)
         node = super().compose_node(parent, index)
         if anchor is not None:
             self._open_anchors.discard(anchor)
         self._depth -= 1
-        self._count(1, line)
+        text_bytes = (
+            len(node.value.encode("utf-8", "surrogatepass"))
+            if isinstance(node, yaml.ScalarNode)
+            else 0
+        )
+        self._count(1, text_bytes, line)
         if node is not None:
-            self._sizes[id(node)] = self._expanded - before
+            self._sizes[id(node)] = (
+                self._expanded - before[0],
+                self._expanded_bytes - before[1],
+            )
         return node
 
-    def _count(self, nodes: int, line: int) -> None:
+    def _count(self, nodes: int, text_bytes: int, line: int) -> None:
         self._expanded += nodes
+        self._expanded_bytes += text_bytes
         if self._expanded > self.limits.max_nodes:
             raise _too_large(
                 f"the document holds more than {self.limits.max_nodes:,} values once its "
                 "aliases (*name) are expanded",
+                self.source,
+                line,
+            )
+        if self._expanded_bytes > self.limits.expanded_bytes:
+            raise _too_large(
+                f"the document holds more than {self.limits.expanded_bytes:,} bytes of "
+                "text once its aliases (*name) are expanded",
                 self.source,
                 line,
             )
@@ -118,6 +161,16 @@ class _BoundedLoader(yaml.SafeLoader):
 def _construct_mapping(loader: _BoundedLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
     seen: dict[Any, int] = {}
     for key_node, _ in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            # `? [1]` or `{[1]: 2}`: YAML allows it, but no document of the site has such a key
+            # and nothing downstream could name it in an error.
+            shape = "list" if isinstance(key_node, yaml.SequenceNode) else "map"
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"a key must be a word or a number, not a {shape}",
+                key_node.start_mark,
+            )
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
             raise yaml.constructor.ConstructorError(
@@ -131,13 +184,20 @@ def _construct_mapping(loader: _BoundedLoader, node: yaml.MappingNode, deep: boo
 
 
 def _construct_int(loader: _BoundedLoader, node: yaml.ScalarNode) -> Any:
-    digits = sum(c.isdigit() for c in str(node.value))
+    digits = number_digits(str(node.value))
     _check_digits(digits, loader.limits, loader.source, node.start_mark.line + 1)
     return loader.construct_yaml_int(node)
 
 
+def _construct_float(loader: _BoundedLoader, node: yaml.ScalarNode) -> Any:
+    digits = number_digits(str(node.value))
+    _check_digits(digits, loader.limits, loader.source, node.start_mark.line + 1)
+    return loader.construct_yaml_float(node)
+
+
 _BoundedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_BoundedLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
 
 # YAML 1.2 booleans only: in YAML 1.1 `on`, `off`, `yes` and `no` are booleans, and the scenario
 # format uses `on:` as a key.
@@ -213,30 +273,54 @@ def read_yaml(text: str, source: str = "<yaml>", limits: ReadLimits = DEFAULT_LI
 # JSON: the depth measured in one pass before the parser, which recurses, ever sees it
 # --------------------------------------------------------------------------------------------
 
-_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+# The characters that matter to the depth: brackets, and the quotes and backslashes that say
+# whether a bracket is inside a string. One character per match, so the search never
+# backtracks; the scan below walks the text once, left to right.
+_JSON_STRUCTURE = re.compile(r'[\[\]{}"\\]')
 
 
 def json_depth(text: str, stop_after: int) -> int:
     """How deep the brackets of a JSON text nest (strings skipped), counting no further than
-    `stop_after` + 1."""
+    `stop_after` + 1. Linear in the length of the text whatever it holds: an unterminated
+    string runs to the end of the text, where the parser will report it."""
     depth = deepest = 0
-    for token in _JSON_TOKENS.finditer(text):
-        kind = token.group()[0]
-        if kind in "[{":
+    in_string = False
+    escaped_until = 0  # the character after a backslash inside a string is never structure
+    for match in _JSON_STRUCTURE.finditer(text):
+        at = match.start()
+        if at < escaped_until:
+            continue
+        char = text[at]
+        if in_string:
+            if char == "\\":
+                escaped_until = at + 2
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
             depth += 1
             if depth > deepest:
                 deepest = depth
                 if deepest > stop_after:
                     break
-        elif kind in "]}":
+        elif char in "]}":
             depth -= 1
     return deepest
 
 
 def _bounded_int(limits: ReadLimits, source: str) -> Any:
     def parse(digits: str) -> int:
-        _check_digits(len(digits.lstrip("-")), limits, source)
+        _check_digits(number_digits(digits), limits, source)
         return int(digits)
+
+    return parse
+
+
+def _bounded_float(limits: ReadLimits, source: str) -> Any:
+    def parse(digits: str) -> float:
+        _check_digits(number_digits(digits), limits, source)
+        return float(digits)
 
     return parse
 
@@ -266,6 +350,7 @@ def read_json(text: str, source: str = "<json>", limits: ReadLimits = DEFAULT_LI
         return json.loads(
             text,
             parse_int=_bounded_int(limits, source),
+            parse_float=_bounded_float(limits, source),
             object_pairs_hook=_reject_duplicate_keys,
         )
     except json.JSONDecodeError as exc:
