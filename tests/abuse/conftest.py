@@ -101,7 +101,49 @@ def run_probe(request: dict[str, Any], env: dict[str, str] | None = None) -> Pro
 FIGURES: list[tuple[str, str, str, Probed]] = []
 
 
+# The cost fuzzer's figures (tests/abuse/cost.py), gathered from every test's report so that
+# they reach this summary from pytest-xdist's worker processes too.
+COSTS: list[dict[str, Any]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # The fuzzer's fixture hands its figures over as it is torn down.
+    if report.when == "teardown":
+        for key, value in report.user_properties:
+            if key == "cost" and isinstance(value, dict):
+                COSTS.append(value)
+
+
+def _cost_summary(terminalreporter: Any) -> None:
+    if not COSTS:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section(
+        "cost fuzzer: worst input per entry point (budget: 50 ms + 20 ms per KB CPU, 50 MB)"
+    )
+    worst: dict[str, dict[str, Any]] = {}
+    for cost in COSTS:
+        budget = 0.050 + 0.020 * cost["size"] / 1024
+        cost["ratio"] = max(cost["cpu_seconds"] / budget, cost["memory_mb"] / 50.0)
+        if cost["status"] >= 500 or cost["status"] == 0:
+            cost["ratio"] = max(cost["ratio"], 1e6)
+        kept = worst.get(cost["entry"])
+        if kept is None or cost["ratio"] > kept["ratio"]:
+            worst[cost["entry"]] = cost
+    write(f"{'bytes':>9} {'CPU s':>7} {'budget':>7} {'+MB':>6} {'status':>6}  entry point <- input")
+    for entry, cost in sorted(worst.items(), key=lambda item: -item[1]["ratio"]):
+        budget = 0.050 + 0.020 * cost["size"] / 1024
+        over = "  OVER BUDGET" if cost["ratio"] > 1 else ""
+        write(
+            f"{cost['size']:>9,} {cost['cpu_seconds']:7.3f} {budget:7.3f} "
+            f"{cost['memory_mb']:6.1f} {cost['status']:>6}  {entry} <- {cost['label']}{over}"
+        )
+    over_budget = sum(1 for cost in COSTS if cost["ratio"] > 1)
+    write(f"{len(COSTS)} inputs at {len(worst)} entry points; {over_budget} over budget")
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    _cost_summary(terminalreporter)
     if not FIGURES:
         return
     write = terminalreporter.write_line

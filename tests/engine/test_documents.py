@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.factories import monster_document
-from validator.engine import CardDocumentError, DocumentError, parse_card
+from validator.engine import CardDocumentError, DocumentError, parse_card, parse_set
 
 
 def errors_of(document: dict[str, Any]) -> list[DocumentError]:
@@ -59,3 +59,51 @@ def test_a_long_unknown_word_is_quoted_by_its_start() -> None:
     errors = errors_of(monster_document(deck="d" * 10_000))
     assert any("(cut; 10,000 characters)" in error.message for error in errors)
     assert all(len(str(error)) < 400 for error in errors)
+
+
+def test_a_card_of_more_than_5000_values_is_refused_whole() -> None:
+    # The monster's own values: the map, its 7 keys, 5 stats, `encoding` (map, key, value),
+    # `effects` (list, map, 2 keys, 2 values): 22, and 2 per unknown key (key and value).
+    def with_unknown_keys(count: int) -> dict[str, Any]:
+        keys = {f"k{i}": 1 for i in range(count)}
+        return monster_document(effects=[{"type": "strength", "amount": 3, **keys}])
+
+    errors = errors_of(with_unknown_keys(2_490))  # 5,002 values
+    assert [(e.path, e.message) for e in errors] == [
+        ("", "a card may hold at most 5,000 values (keys, items, numbers...)")
+    ]
+    errors = errors_of(with_unknown_keys(2_489))  # 5,000: validated, and its errors worded
+    assert errors[-1].message.startswith("...and 2,439 more errors")
+
+
+def set_errors(cards: list[dict[str, Any]], **header: Any) -> list[DocumentError]:
+    document = {"set": {"code": "big", "name": "Big", **header}, "cards": cards}
+    with pytest.raises(CardDocumentError) as caught:
+        parse_set(document)
+    return caught.value.errors
+
+
+def test_a_set_of_a_thousand_bad_cards_lists_fifty_errors_and_counts_the_rest() -> None:
+    # Issue 34's import: 1,000 cards of 20 misspelt effects each, 20,000 errors.
+    effects = [{"type": "strenght", "amount": 1}] * 20
+    errors = set_errors([monster_document(f"Ogre {i}", effects=effects) for i in range(1_000)])
+    assert len(errors) == 51
+    assert errors[0].path == "cards[0].effects[0].type"
+    assert errors[0].message.startswith("unknown type 'strenght'; did you mean 'strength'?")
+    assert errors[0].message.endswith("(card 'Ogre 0')")
+    assert errors[20].path == "cards[1].effects[0].type"  # the second card's first
+    assert errors[49].path == "cards[2].effects[9].type"
+    assert errors[50].message.startswith("...and 19,950 more errors, not listed")
+
+
+def test_the_sets_own_errors_come_first_beside_its_cards() -> None:
+    cards = [monster_document("Ogre", level="high"), monster_document("Troll", kidn="x")]
+    errors = set_errors(cards, nmae="x")
+    assert [e.path for e in errors] == ["set.nmae", "cards[0].level", "cards[1].kidn"]
+
+
+def test_an_oversized_card_in_a_set_is_named_and_the_others_checked() -> None:
+    huge = monster_document("Huge", **{f"k{i}": 1 for i in range(3_000)})
+    errors = set_errors([huge, monster_document("Troll", kidn="x")])
+    assert [e.path for e in errors] == ["cards[0]", "cards[1].kidn"]
+    assert "at most 5,000 values" in errors[0].message

@@ -183,3 +183,28 @@ def test_whole_number_takes_ascii_digits_within_the_range(
     raw: object, expected: int | None
 ) -> None:
     assert whole_number(raw, low=-5, high=10) == expected
+
+
+def test_an_aliased_item_takes_the_line_of_its_alias() -> None:
+    parsed = read_yaml("x: &x {a: 1}\ny: [*x,\n  *x]\n")
+    assert parsed.lines[("x", "a")] == 1
+    assert parsed.lines[("y", 0)] == 2 and parsed.lines[("y", 1)] == 3
+
+
+def test_an_anchor_defined_twice_is_named() -> None:
+    error = refusal(read_yaml, "a: &x 1\nb: &x 2\n")
+    assert "the anchor &x is defined twice" in str(error) and error.errors[0].line == 2
+
+
+@pytest.mark.parametrize(
+    "text", ["x: !!set {a, b}\n", "x: !!omap [{a: 1}]\n", "!!pairs [{a: 1}]\n"]
+)
+def test_collections_of_other_types_are_refused(text: str) -> None:
+    assert "is not read here: write a plain list or map" in str(refusal(read_yaml, text))
+
+
+def test_one_document_only() -> None:
+    assert "a single document, but found another one" in str(
+        refusal(read_yaml, "a: 1\n---\nb: 2\n")
+    )
+    assert read_yaml("").data is None and read_yaml("# nothing\n").lines == {}

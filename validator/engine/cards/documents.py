@@ -225,21 +225,52 @@ def _error_message(error: Any, parent: Any, field_name: str | int | None) -> str
     return message.removeprefix("Value error, ")
 
 
+def count_values(data: Any, stop_after: int) -> int:
+    """How many values (maps, lists, scalars) `data` holds, counting no further than
+    `stop_after` + 1: what bounds the errors a validation of it can find."""
+    count = 0
+    stack = [data]
+    while stack and count <= stop_after:
+        value = stack.pop()
+        count += 1
+        if isinstance(value, dict):
+            stack.extend(value.values())
+            count += len(value)  # the keys
+        elif isinstance(value, list):
+            stack.extend(value)
+    return count
+
+
 def errors_from_validation(
     exc: ValidationError, root: Any, lines: dict[tuple[str | int, ...], int] | None = None
 ) -> list[DocumentError]:
     """Turn pydantic's errors into path + message (+ line) errors, one per distinct place;
     the first MAX_ERRORS places, then a line counting the others (each error costs a walk of
     the definitions and a search for the nearest word, so the rest are only counted)."""
+    listed, not_listed = validation_errors(exc, root, lines)
+    return [*listed, more_errors(not_listed)] if not_listed else listed
+
+
+def validation_errors(
+    exc: ValidationError,
+    root: Any,
+    lines: dict[tuple[str | int, ...], int] | None = None,
+    *,
+    prefix: tuple[str | int, ...] = (),
+    limit: int = MAX_ERRORS,
+) -> tuple[list[DocumentError], int]:
+    """The errors of `exc` as `errors_from_validation` words them, at most `limit` of them,
+    and how many distinct places were left out. `prefix` is the path of the validated value
+    inside a larger document (a set's `cards[3]`), for the paths shown and their lines."""
     out: list[DocumentError] = []
     seen: set[tuple[str, str]] = set()
     errors = exc.errors(include_url=False)
     # A plain union reports every branch; keep the most specific message per path.
     for index, error in enumerate(errors):
-        if len(out) >= MAX_ERRORS:
+        if len(out) >= limit:
             listed = {tuple(e["loc"]) for e in errors[:index]}
             rest = {tuple(e["loc"]) for e in errors[index:]} - listed
-            return [*_collapse_union_branches(out), more_errors(len(rest))]
+            return _collapse_union_branches(out), len(rest)
         loc = tuple(error["loc"])
         path, _ = _walk(root, loc)
         parent_path, parent = _walk(root, loc[:-1]) if loc else ([], root)
@@ -262,6 +293,7 @@ def errors_from_validation(
             discriminator = str((error.get("ctx") or {}).get("discriminator", "")).strip("'")
             if discriminator.isidentifier():
                 path = [*path, discriminator]
+        path = [*prefix, *path]
         display = format_path(path)
         key = (display, message)
         if key in seen:
@@ -269,7 +301,7 @@ def errors_from_validation(
         seen.add(key)
         line = line_for(path, lines) if lines else None
         out.append(DocumentError(display, message, line))
-    return _collapse_union_branches(out)
+    return _collapse_union_branches(out), 0
 
 
 def _collapse_union_branches(errors: list[DocumentError]) -> list[DocumentError]:

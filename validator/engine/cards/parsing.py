@@ -16,17 +16,25 @@ from pydantic import (
 )
 
 from validator.engine.cards.documents import (
+    MAX_ERRORS,
     CardDocumentError,
     DocumentError,
+    count_values,
     errors_from_validation,
     format_path,
     line_for,
+    more_errors,
     nearest_word,
+    validation_errors,
 )
 from validator.engine.cards.kinds import Card, CardBase, SetDocument, _card_adapter
 from validator.engine.cards.provenance import CardProvenance
 from validator.engine.cards.reader import ParsedYaml, read_yaml
-from validator.engine.cards.vocabulary import LANGUAGE_VERSION
+from validator.engine.cards.vocabulary import (
+    LANGUAGE_VERSION,
+    MAX_CARDS_PER_SET,
+    MAX_VALUES_PER_CARD,
+)
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "card.schema.json"
 
@@ -37,11 +45,54 @@ SCHEMA_PATH = Path(__file__).resolve().parents[1] / "card.schema.json"
 
 def parse_card(data: Any, source: str | None = None) -> CardBase:
     """Parse one card document (a mapping), or raise CardDocumentError naming each error."""
+    too_large = _card_too_large(data, ())
+    if too_large is not None:
+        raise CardDocumentError([too_large], source)
     try:
         card: CardBase = _card_adapter.validate_python(data)
     except ValidationError as exc:
         raise CardDocumentError(errors_from_validation(exc, Card), source) from exc
     return card
+
+
+def _card_too_large(data: Any, path: tuple[str | int, ...]) -> DocumentError | None:
+    """The refusal of a card document holding more than MAX_VALUES_PER_CARD values, checked
+    before the validation, whose errors would grow with it."""
+    if count_values(data, MAX_VALUES_PER_CARD) <= MAX_VALUES_PER_CARD:
+        return None
+    message = f"a card may hold at most {MAX_VALUES_PER_CARD:,} values (keys, items, numbers...)"
+    return DocumentError(format_path(path), message)
+
+
+def _card_errors(data: Any, lines: dict[tuple[str | int, ...], int]) -> list[DocumentError]:
+    """The errors of a set's cards, each card validated apart so that only one card's errors
+    are ever held at once: the first MAX_ERRORS worded, the rest counted. Nothing when the
+    set has no list of cards, or too many (the set's own validation says so)."""
+    cards = data.get("cards") if isinstance(data, dict) else None
+    if not isinstance(cards, list) or len(cards) > MAX_CARDS_PER_SET:
+        return []
+    listed: list[DocumentError] = []
+    not_listed = 0
+    for index, card in enumerate(cards):
+        too_large = _card_too_large(card, ("cards", index))
+        if too_large is not None:
+            if len(listed) < MAX_ERRORS:
+                listed.append(too_large)
+            else:
+                not_listed += 1
+            continue
+        try:
+            _card_adapter.validate_python(card)
+        except ValidationError as exc:
+            if len(listed) >= MAX_ERRORS:
+                not_listed += exc.error_count()
+                continue
+            found, more = validation_errors(
+                exc, Card, lines, prefix=("cards", index), limit=MAX_ERRORS - len(listed)
+            )
+            listed += found
+            not_listed += more
+    return [*listed, more_errors(not_listed)] if not_listed else listed
 
 
 def parse_set(
@@ -51,6 +102,16 @@ def parse_set(
     key is read beside its document (never into it) and gathered in ``provenance`` by name;
     the source ids it cites must be in the set's ``sources:``."""
     cards_data, raw_provenance, split_errors = _split_provenance(data, lines or {})
+    card_errors = _card_errors(cards_data, lines or {})
+    if card_errors:
+        # The set's own keys are checked without its cards, which were checked one by one.
+        header = {**cards_data, "cards": []} if isinstance(cards_data, dict) else cards_data
+        try:
+            SetDocument.model_validate(header)
+        except ValidationError as exc:
+            card_errors = errors_from_validation(exc, SetDocument, lines) + card_errors
+        errors = _name_the_cards(split_errors + card_errors, data)
+        raise CardDocumentError(errors, source)
     try:
         document = SetDocument.model_validate(cards_data)
     except ValidationError as exc:

@@ -85,153 +85,240 @@ class ParsedYaml:
 
 
 # --------------------------------------------------------------------------------------------
-# YAML: strict (no duplicate keys, YAML 1.2 booleans) and bounded while it is composed
+# YAML: strict (no duplicate keys, YAML 1.2 booleans), built straight from the parser's events
 # --------------------------------------------------------------------------------------------
 
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_Path = tuple[str | int, ...]
 
-class _BoundedLoader(yaml.SafeLoader):
-    """Safe YAML that refuses duplicate keys, and stops composing as soon as the document nests
-    too deep or holds too many nodes (aliases counted at their full expanded size)."""
+
+class _Events(yaml.SafeLoader):
+    """PyYAML's safe reading up to its events, with its resolver and its scalar constructors;
+    the graph of nodes it would compose is never made (see _DocumentBuilder)."""
 
     def __init__(self, stream: str, limits: ReadLimits, source: str) -> None:
         self.limits = limits
         self.source = source
         super().__init__(stream)
-        self._depth = 0
-        self._expanded = 0
-        self._expanded_bytes = 0
-        # What each composed node costs once expanded: (values, bytes).
-        self._sizes: dict[int, tuple[int, int]] = {}
-        self._open_anchors: set[str] = set()
 
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        line = event.start_mark.line + 1
-        anchor = getattr(event, "anchor", None)
-        if isinstance(event, yaml.AliasEvent):
-            if anchor in self._open_anchors:
-                # A value that holds itself has no end: nothing downstream could walk it.
-                raise _too_large(f"the alias *{anchor} is inside its own anchor", self.source, line)
-            node = super().compose_node(parent, index)
-            # An alias costs what it points to: that is what every reader after this one walks.
-            self._count(*self._sizes.get(id(node), (1, 0)), line)
-            return node
-        self._depth += 1
-        if self._depth > self.limits.max_depth:
-            raise _too_deep(self.limits, self.source, line)
-        before = (self._expanded, self._expanded_bytes)
-        if anchor is not None:
-            self._open_anchors.add(anchor)
-        node = super().compose_node(parent, index)
-        if anchor is not None:
-            self._open_anchors.discard(anchor)
-        self._depth -= 1
-        text_bytes = (
-            len(node.value.encode("utf-8", "surrogatepass"))
-            if isinstance(node, yaml.ScalarNode)
-            else 0
-        )
-        self._count(1, text_bytes, line)
-        if node is not None:
-            self._sizes[id(node)] = (
-                self._expanded - before[0],
-                self._expanded_bytes - before[1],
-            )
-        return node
+    # Typed doors to PyYAML's untyped event methods.
+    def event_next(self) -> Any:
+        return self.get_event()  # type: ignore[no-untyped-call]
 
-    def _count(self, nodes: int, text_bytes: int, line: int) -> None:
-        self._expanded += nodes
-        self._expanded_bytes += text_bytes
-        if self._expanded > self.limits.max_nodes:
-            raise _too_large(
-                f"the document holds more than {self.limits.max_nodes:,} values once its "
-                "aliases (*name) are expanded",
-                self.source,
-                line,
-            )
-        if self._expanded_bytes > self.limits.expanded_bytes:
-            raise _too_large(
-                f"the document holds more than {self.limits.expanded_bytes:,} bytes of "
-                "text once its aliases (*name) are expanded",
-                self.source,
-                line,
-            )
+    def event_peek(self) -> Any:
+        return self.peek_event()  # type: ignore[no-untyped-call]
+
+    def event_is(self, kind: type[yaml.Event]) -> bool:
+        return bool(self.check_event(kind))
+
+    def resolved(self, kind: type[yaml.Node], value: Any, implicit: Any) -> str:
+        return str(self.resolve(kind, value, implicit))  # type: ignore[no-untyped-call]
 
 
-def _construct_mapping(loader: _BoundedLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
-        if not isinstance(key_node, yaml.ScalarNode):
-            # `? [1]` or `{[1]: 2}`: YAML allows it, but no document of the site has such a key
-            # and nothing downstream could name it in an error.
-            shape = "list" if isinstance(key_node, yaml.SequenceNode) else "map"
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"a key must be a word or a number, not a {shape}",
-                key_node.start_mark,
-            )
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"duplicate key {key!r} (first at line {seen[key] + 1})",
-                key_node.start_mark,
-            )
-        seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node, deep=deep)
-
-
-def _construct_int(loader: _BoundedLoader, node: yaml.ScalarNode) -> Any:
+def _construct_int(loader: _Events, node: yaml.ScalarNode) -> Any:
     digits = number_digits(str(node.value))
     _check_digits(digits, loader.limits, loader.source, node.start_mark.line + 1)
     return loader.construct_yaml_int(node)
 
 
-def _construct_float(loader: _BoundedLoader, node: yaml.ScalarNode) -> Any:
+def _construct_float(loader: _Events, node: yaml.ScalarNode) -> Any:
     digits = number_digits(str(node.value))
     _check_digits(digits, loader.limits, loader.source, node.start_mark.line + 1)
     return loader.construct_yaml_float(node)
 
 
-_BoundedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
-_BoundedLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+_Events.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Events.add_constructor("tag:yaml.org,2002:float", _construct_float)
 
 # YAML 1.2 booleans only: in YAML 1.1 `on`, `off`, `yes` and `no` are booleans, and the scenario
 # format uses `on:` as a key.
-_BoundedLoader.yaml_implicit_resolvers = {
+_Events.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_BoundedLoader.add_implicit_resolver(
+_Events.add_implicit_resolver(
     "tag:yaml.org,2002:bool",
     re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
     list("tTfF"),
 )
 
 
-def _line_map(root: yaml.Node) -> dict[tuple[str | int, ...], int]:
-    """The line of every key and item. A node reached again through an alias is not walked
-    again: paths inside it take the alias's line (see `line_for`)."""
-    lines: dict[tuple[str | int, ...], int] = {}
-    walked: set[int] = set()
-    stack: list[tuple[yaml.Node, tuple[str | int, ...]]] = [(root, ())]
-    while stack:
-        node, path = stack.pop()
-        lines.setdefault(path, node.start_mark.line + 1)
-        if id(node) in walked:
-            continue
-        walked.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                child = (*path, key_node.value)
-                lines[child] = key_node.start_mark.line + 1
-                stack.append((value_node, child))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, (*path, index)) for index, item in enumerate(node.value))
-    return lines
+@dataclass
+class _Anchored:
+    """What an anchor stands for: its value, and what each alias of it costs again."""
+
+    value: Any
+    values: int
+    text_bytes: int
+
+
+def _error(message: str, mark: Any) -> yaml.MarkedYAMLError:
+    return yaml.constructor.ConstructorError(None, None, message, mark)
+
+
+class _DocumentBuilder:
+    """Builds the document's values from the parser's events in one pass, with the line of
+    every key and item, and stops as soon as it nests too deep or holds too many values or
+    bytes of text (every alias counted at the full size of what it repeats). Holding only
+    the values and their lines, never a node per value, it costs a few times the size of what
+    it builds, whatever the text's style."""
+
+    def __init__(self, events: _Events) -> None:
+        self.events = events
+        self.limits = events.limits
+        self.source = events.source
+        self.lines: dict[_Path, int] = {}
+        self._anchors: dict[str, _Anchored] = {}
+        self._open_anchors: set[str] = set()
+        self._depth = 0
+        self._values = 0
+        self._text_bytes = 0
+
+    def document(self) -> Any:
+        """The stream's one document (None when it holds none), as PyYAML's safe loader
+        would build it; more than one document is an error."""
+        events = self.events
+        events.event_next()  # the stream starts
+        value = None
+        if not events.event_is(yaml.StreamEndEvent):
+            events.event_next()  # the document starts
+            value = self.value(())
+            events.event_next()  # the document ends
+        if not events.event_is(yaml.StreamEndEvent):
+            extra = events.event_next()
+            raise _error("expected a single document, but found another one", extra.start_mark)
+        events.event_next()
+        return value
+
+    def value(self, path: _Path | None) -> Any:
+        """The next value; its line is kept under `path` (None: a key, whose line its map
+        keeps)."""
+        event = self.events.event_peek()
+        line = event.start_mark.line + 1
+        if path is not None:
+            self.lines.setdefault(path, line)
+        if isinstance(event, yaml.AliasEvent):
+            self.events.event_next()
+            return self._alias(event, line)
+        self._depth += 1
+        if self._depth > self.limits.max_depth:
+            raise _too_deep(self.limits, self.source, line)
+        anchor = event.anchor
+        if anchor is not None:
+            if anchor in self._anchors:
+                raise _error(f"the anchor &{anchor} is defined twice", event.start_mark)
+            self._open_anchors.add(anchor)
+        before = (self._values, self._text_bytes)
+        text_bytes = 0
+        if isinstance(event, yaml.ScalarEvent):
+            self.events.event_next()
+            value = self._scalar(event)
+            text_bytes = len(event.value.encode("utf-8", "surrogatepass"))
+        elif isinstance(event, yaml.SequenceStartEvent):
+            value = self._sequence(path or ())
+        else:
+            value = self._mapping(path or ())
+        self._depth -= 1
+        self._count(1, text_bytes, line)
+        if anchor is not None:
+            self._open_anchors.discard(anchor)
+            self._anchors[anchor] = _Anchored(
+                value, self._values - before[0], self._text_bytes - before[1]
+            )
+        return value
+
+    def _alias(self, event: Any, line: int) -> Any:
+        anchor = event.anchor
+        if anchor in self._open_anchors:
+            # A value that holds itself has no end: nothing downstream could walk it.
+            raise _too_large(f"the alias *{anchor} is inside its own anchor", self.source, line)
+        anchored = self._anchors.get(anchor)
+        if anchored is None:
+            raise _error(f"found undefined alias {anchor!r}", event.start_mark)
+        # An alias costs what it repeats: that is what every reader after this one walks.
+        self._count(anchored.values, anchored.text_bytes, line)
+        return anchored.value
+
+    def _tag(self, event: Any, kind: type[yaml.Node], value: Any) -> str:
+        if event.tag is None or event.tag == "!":
+            return self.events.resolved(kind, value, event.implicit)
+        return str(event.tag)
+
+    def _scalar(self, event: Any) -> Any:
+        tag = self._tag(event, yaml.ScalarNode, event.value)
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        constructors = self.events.yaml_constructors
+        # An unknown tag (or a merge key, `<<`) reaches PyYAML's refusal of undefined tags.
+        construct = constructors.get(tag) if tag not in (_MAP_TAG, _SEQ_TAG) else None
+        return (construct or constructors[None])(self.events, node)
+
+    def _collection_tag(self, event: Any, kind: type[yaml.Node], expected: str) -> None:
+        tag = self._tag(event, kind, None)
+        if tag != expected:
+            raise _error(
+                f"the tag {tag!r} is not read here: write a plain list or map", event.start_mark
+            )
+
+    def _sequence(self, path: _Path) -> list[Any]:
+        start = self.events.event_next()
+        self._collection_tag(start, yaml.SequenceNode, _SEQ_TAG)
+        items: list[Any] = []
+        while not self.events.event_is(yaml.SequenceEndEvent):
+            items.append(self.value((*path, len(items))))
+        self.events.event_next()
+        return items
+
+    def _mapping(self, path: _Path) -> dict[Any, Any]:
+        start = self.events.event_next()
+        self._collection_tag(start, yaml.MappingNode, _MAP_TAG)
+        mapping: dict[Any, Any] = {}
+        first_lines: dict[Any, int] = {}
+        while not self.events.event_is(yaml.MappingEndEvent):
+            key_event = self.events.event_peek()
+            key_line = key_event.start_mark.line + 1
+            if isinstance(key_event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+                raise self._not_a_key(key_event, isinstance(key_event, yaml.SequenceStartEvent))
+            key = self.value(None)
+            if isinstance(key, list | dict):  # an alias of a list or a map
+                raise self._not_a_key(key_event, isinstance(key, list))
+            if key in first_lines:
+                raise _error(
+                    f"duplicate key {key!r} (first at line {first_lines[key]})",
+                    key_event.start_mark,
+                )
+            first_lines[key] = key_line
+            raw = key_event.value if isinstance(key_event, yaml.ScalarEvent) else str(key)
+            child = (*path, raw)
+            self.lines[child] = key_line
+            mapping[key] = self.value(child)
+        self.events.event_next()
+        return mapping
+
+    @staticmethod
+    def _not_a_key(event: Any, is_list: bool) -> yaml.MarkedYAMLError:
+        # `? [1]` or `{[1]: 2}`: YAML allows it, but no document of the site has such a key and
+        # nothing downstream could name it in an error.
+        shape = "list" if is_list else "map"
+        return _error(f"a key must be a word or a number, not a {shape}", event.start_mark)
+
+    def _count(self, values: int, text_bytes: int, line: int) -> None:
+        self._values += values
+        self._text_bytes += text_bytes
+        if self._values > self.limits.max_nodes:
+            raise _too_large(
+                f"the document holds more than {self.limits.max_nodes:,} values once its "
+                "aliases (*name) are expanded",
+                self.source,
+                line,
+            )
+        if self._text_bytes > self.limits.expanded_bytes:
+            raise _too_large(
+                f"the document holds more than {self.limits.expanded_bytes:,} bytes of "
+                "text once its aliases (*name) are expanded",
+                self.source,
+                line,
+            )
 
 
 def _check_size(text: str, source: str, limits: ReadLimits) -> None:
@@ -247,13 +334,11 @@ def read_yaml(text: str, source: str = "<yaml>", limits: ReadLimits = DEFAULT_LI
     shape is a DocumentTooLarge, which says the limit it met.
     """
     _check_size(text, source, limits)
-    loader: _BoundedLoader | None = None
+    events: _Events | None = None
     try:
-        loader = _BoundedLoader(
-            text, limits, source
-        )  # reading starts here: it may refuse a character
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        events = _Events(text, limits, source)  # reading starts here: it may refuse a character
+        builder = _DocumentBuilder(events)
+        data = builder.document()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -264,9 +349,9 @@ def read_yaml(text: str, source: str = "<yaml>", limits: ReadLimits = DEFAULT_LI
     except yaml.YAMLError as exc:
         raise CardDocumentError([DocumentError("", f"YAML syntax: {exc}")], source) from exc
     finally:
-        if loader is not None:
-            loader.dispose()
-    return ParsedYaml(data, _line_map(node) if node is not None else {})
+        if events is not None:
+            events.dispose()
+    return ParsedYaml(data, builder.lines)
 
 
 # --------------------------------------------------------------------------------------------

@@ -82,6 +82,10 @@ MAX_LIST_ITEMS: Final = 20
 MAX_EFFECTS_PER_CARD: Final = 40
 # The largest official box holds 168 cards; a set file may hold up to this many entries.
 MAX_CARDS_PER_SET: Final = 1000
+# Values (maps, lists, keys, scalars) one card's document may hold before it is validated: the
+# largest real card holds under 100, the limits above allow a few thousand, and a validation's
+# errors (each a few kilobytes until they are worded) grow with it.
+MAX_VALUES_PER_CARD: Final = 5000
 
 
 _PLURALS = {"class": "classes", "species": "species", "power": "powers", "loyalty": "loyalties"}
