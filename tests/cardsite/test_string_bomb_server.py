@@ -167,7 +167,11 @@ def test_string_bombs_kill_no_worker_and_health_stays_fast(server: dict[str, Any
         f"p50 {statistics.median(finite) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
         f"max {finite[-1] * 1000:.0f} ms; workers kept: {workers_before == workers_after}"
     )
-    assert all(status == 400 for status, _ in answers), answers
+    # Each bomb is read and refused (400) until the collection's rate per address is spent
+    # (429, counted before the body is read): both are answers, neither a dead worker.
+    statuses = [status for status, _ in answers]
+    assert set(statuses) <= {400, 429}, sorted(set(statuses))
+    assert statuses.count(400) >= 100, statuses.count(400)
     assert "WORKER TIMEOUT" not in log and "SIGKILL" not in log, log[-3000:]
     assert workers_after == workers_before, (workers_before, workers_after, log[-3000:])
     assert p95 < HEALTH_P95_BUDGET, f"/healthz/ p95 {p95 * 1000:.0f} ms"

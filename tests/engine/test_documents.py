@@ -69,8 +69,13 @@ def test_a_card_of_more_than_5000_values_is_refused_whole() -> None:
         return monster_document(effects=[{"type": "strength", "amount": 3, **keys}])
 
     errors = errors_of(with_unknown_keys(2_490))  # 5,002 values
+    # Named where it grew: `effects` holds its list, the map, and 2 + 2,490 keys and values.
     assert [(e.path, e.message) for e in errors] == [
-        ("", "a card may hold at most 5,000 values (keys, items, numbers...)")
+        (
+            "effects",
+            "a card may hold at most 5,000 values (keys, items, numbers...); 4,986 of them "
+            "are here",
+        )
     ]
     errors = errors_of(with_unknown_keys(2_489))  # 5,000: validated, and its errors worded
     assert errors[-1].message.startswith("...and 2,439 more errors")
@@ -105,5 +110,6 @@ def test_the_sets_own_errors_come_first_beside_its_cards() -> None:
 def test_an_oversized_card_in_a_set_is_named_and_the_others_checked() -> None:
     huge = monster_document("Huge", **{f"k{i}": 1 for i in range(3_000)})
     errors = set_errors([huge, monster_document("Troll", kidn="x")])
+    # 3,000 keys of one value each: no one key holds the bulk, so the card itself is named.
     assert [e.path for e in errors] == ["cards[0]", "cards[1].kidn"]
     assert "at most 5,000 values" in errors[0].message

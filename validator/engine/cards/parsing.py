@@ -61,6 +61,17 @@ def _card_too_large(data: Any, path: tuple[str | int, ...]) -> DocumentError | N
     if count_values(data, MAX_VALUES_PER_CARD) <= MAX_VALUES_PER_CARD:
         return None
     message = f"a card may hold at most {MAX_VALUES_PER_CARD:,} values (keys, items, numbers...)"
+    if isinstance(data, dict) and data:
+        # Name the key holding the most: that is where the card grew.
+        sizes = {key: count_values(value, MAX_VALUES_PER_CARD) for key, value in data.items()}
+        largest = max(sizes, key=lambda key: sizes[key])
+        if sizes[largest] > MAX_VALUES_PER_CARD // 2:
+            path = (*path, str(largest)[:40])
+            held = sizes[largest]
+            shown = (
+                f"more than {MAX_VALUES_PER_CARD:,}" if held > MAX_VALUES_PER_CARD else f"{held:,}"
+            )
+            message += f"; {shown} of them are here"
     return DocumentError(format_path(path), message)
 
 

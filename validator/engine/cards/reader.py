@@ -358,10 +358,13 @@ def read_yaml(text: str, source: str = "<yaml>", limits: ReadLimits = DEFAULT_LI
 # JSON: the depth measured in one pass before the parser, which recurses, ever sees it
 # --------------------------------------------------------------------------------------------
 
-# The characters that matter to the depth: brackets, and the quotes and backslashes that say
-# whether a bracket is inside a string. One character per match, so the search never
-# backtracks; the scan below walks the text once, left to right.
-_JSON_STRUCTURE = re.compile(r'[\[\]{}"\\]')
+# The characters that matter to the depth: brackets, and the quote that opens a string.
+_JSON_STRUCTURE = re.compile(r'[\[\]{}"]')
+# The rest of a string after its opening quote, up to and with its closing quote (or the end of
+# the text, when it is never closed). Every quantifier is possessive and the two kinds of run
+# it takes (plain characters, a backslash and the character after it) start differently, so
+# each character is read once and nothing is ever tried again: linear, and run in C.
+_JSON_STRING_REST = re.compile(r'[^"\\]*+(?:\\.[^"\\]*+)*+"?', re.DOTALL)
 
 
 def json_depth(text: str, stop_after: int) -> int:
@@ -369,27 +372,20 @@ def json_depth(text: str, stop_after: int) -> int:
     `stop_after` + 1. Linear in the length of the text whatever it holds: an unterminated
     string runs to the end of the text, where the parser will report it."""
     depth = deepest = 0
-    in_string = False
-    escaped_until = 0  # the character after a backslash inside a string is never structure
-    for match in _JSON_STRUCTURE.finditer(text):
-        at = match.start()
-        if at < escaped_until:
-            continue
-        char = text[at]
-        if in_string:
-            if char == "\\":
-                escaped_until = at + 2
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
+    position = 0
+    while (found := _JSON_STRUCTURE.search(text, position)) is not None:
+        char = found.group()
+        position = found.end()
+        if char == '"':
+            rest = _JSON_STRING_REST.match(text, position)
+            position = rest.end() if rest is not None else len(text)
         elif char in "[{":
             depth += 1
             if depth > deepest:
                 deepest = depth
                 if deepest > stop_after:
                     break
-        elif char in "]}":
+        else:
             depth -= 1
     return deepest
 
