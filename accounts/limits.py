@@ -16,12 +16,13 @@ import hashlib
 import math
 import time
 from collections.abc import Iterable
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 # The clock of every window and wait (a test moves it instead of sleeping).
@@ -138,6 +139,25 @@ def refuse_when_busy(
         f"Try again in {BUSY_RETRY_SECONDS} seconds, when one of them has finished.",
         retry_after=BUSY_RETRY_SECONDS,
     )
+
+
+def refuse_busy_jobs(
+    *,
+    waiting: QuerySet[Any],
+    owner: dict[str, Any] | None,
+    address: str,
+    user_limit: int,
+    address_limit: int,
+    what: str,
+) -> None:
+    """Refuse a new background job past its user's limit (the `waiting` jobs matching `owner`,
+    e.g. `{"owner_id": 7}`; None: no user), then past its address's (the `waiting` jobs
+    `requested_from` it, whatever their accounts): the check every kind of job makes."""
+    if owner is not None:
+        refuse_when_busy(active=waiting.filter(**owner).count(), limit=user_limit, what=what)
+    if address:
+        active = waiting.filter(requested_from=address).count()
+        refuse_when_busy(active=active, limit=address_limit, what=what, per="address")
 
 
 # The longest address kept on a job (an IPv6 address with a zone fits).

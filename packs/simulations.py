@@ -20,7 +20,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import job_address, lock_address, refuse_when_busy
+from accounts.limits import job_address, lock_address, refuse_busy_jobs
 from packs.models import Pack, PackSimulation, SimulationStatus
 from prints.background import describe_error, jobs_expire_stalled
 from validator.engine import PackError, parse_pack, simulate
@@ -68,18 +68,14 @@ def _check_limits(*, games: int, players: int, seed: int) -> None:
 def _check_active(user_id: int | None, address: str) -> None:
     """Refuse past the actor's SIMULATIONS_PER_USER, then past the address's
     SIMULATIONS_PER_ADDRESS (fresh accounts from one address share it)."""
-    waiting = PackSimulation.objects.filter(status__in=ACTIVE)
-    if user_id is not None:
-        active = waiting.filter(requested_by_id=user_id).count()
-        refuse_when_busy(active=active, limit=settings.SIMULATIONS_PER_USER, what="simulations")
-    if address:
-        active = waiting.filter(requested_from=address).count()
-        refuse_when_busy(
-            active=active,
-            limit=settings.SIMULATIONS_PER_ADDRESS,
-            what="simulations",
-            per="address",
-        )
+    refuse_busy_jobs(
+        waiting=PackSimulation.objects.filter(status__in=ACTIVE),
+        owner=None if user_id is None else {"requested_by_id": user_id},
+        address=address,
+        user_limit=settings.SIMULATIONS_PER_USER,
+        address_limit=settings.SIMULATIONS_PER_ADDRESS,
+        what="simulations",
+    )
 
 
 def simulation_start(

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import job_address, lock_address, refuse_when_busy
+from accounts.limits import job_address, lock_address, refuse_busy_jobs
 from packs import tts_hosting
 from packs.models import Pack, TtsExport
 from packs.selectors import pack_drawn_faces
@@ -74,19 +74,14 @@ def pack_faces(document: dict[str, object]) -> int:
 def _check_active(user_id: int, address: str) -> None:
     """Refuse past the user's TTS_EXPORTS_PER_USER, then past the address's
     TTS_EXPORTS_PER_ADDRESS (fresh accounts from one address share it)."""
-    waiting = TtsExport.objects.filter(status__in=ACTIVE)
-    refuse_when_busy(
-        active=waiting.filter(owner_id=user_id).count(),
-        limit=settings.TTS_EXPORTS_PER_USER,
+    refuse_busy_jobs(
+        waiting=TtsExport.objects.filter(status__in=ACTIVE),
+        owner={"owner_id": user_id},
+        address=address,
+        user_limit=settings.TTS_EXPORTS_PER_USER,
+        address_limit=settings.TTS_EXPORTS_PER_ADDRESS,
         what="Tabletop Simulator exports",
     )
-    if address:
-        refuse_when_busy(
-            active=waiting.filter(requested_from=address).count(),
-            limit=settings.TTS_EXPORTS_PER_ADDRESS,
-            what="Tabletop Simulator exports",
-            per="address",
-        )
 
 
 def tts_export_start(

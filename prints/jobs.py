@@ -28,7 +28,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
-from accounts.limits import job_address, lock_address, rate_limit, refuse_when_busy
+from accounts.limits import job_address, lock_address, rate_limit, refuse_busy_jobs
 from prints.background import (
     ACTIVE,
     job_expires_at,
@@ -132,16 +132,14 @@ def proxy_pdf_now(
 def _check_active_jobs(actor: User, address: str) -> None:
     """Refuse past the actor's PROXY_JOBS_PER_USER, then past the address's
     PROXY_JOBS_PER_ADDRESS (fresh accounts from one address share it)."""
-    waiting = ProxyJob.objects.filter(status__in=ACTIVE)
-    active = waiting.filter(owner=actor).count()
-    refuse_when_busy(active=active, limit=settings.PROXY_JOBS_PER_USER, what="proxy PDFs")
-    if address:
-        refuse_when_busy(
-            active=waiting.filter(requested_from=address).count(),
-            limit=settings.PROXY_JOBS_PER_ADDRESS,
-            what="proxy PDFs",
-            per="address",
-        )
+    refuse_busy_jobs(
+        waiting=ProxyJob.objects.filter(status__in=ACTIVE),
+        owner={"owner": actor},
+        address=address,
+        user_limit=settings.PROXY_JOBS_PER_USER,
+        address_limit=settings.PROXY_JOBS_PER_ADDRESS,
+        what="proxy PDFs",
+    )
 
 
 def proxy_job_start(
