@@ -102,6 +102,14 @@ class _Events(yaml.SafeLoader):
         self.source = source
         super().__init__(stream)
 
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:  # noqa: N803 (PyYAML's name)
+        # A `[` or `{` past the depth limit is refused as the scanner meets it: the scanner
+        # reads ahead to the end of every open bracket (each may start a key), with work
+        # growing with the square of how many are open, before the builder sees an event.
+        if self.flow_level >= self.limits.max_depth:
+            raise _too_deep(self.limits, self.source, self.get_mark().line + 1)
+        super().fetch_flow_collection_start(TokenClass)
+
     # Typed doors to PyYAML's untyped event methods.
     def event_next(self) -> Any:
         return self.get_event()  # type: ignore[no-untyped-call]
