@@ -17,6 +17,10 @@ test's, or a deployment's own TASKS) runs interactive work on that queue with th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.tasks import DEFAULT_TASK_QUEUE_NAME, task_backends
 from django.tasks.base import Task
 
@@ -24,11 +28,32 @@ INTERACTIVE_QUEUE = "interactive"
 BULK_QUEUE = DEFAULT_TASK_QUEUE_NAME
 # What settings.TASKS lists as the backend's QUEUES.
 QUEUES = [INTERACTIVE_QUEUE, BULK_QUEUE]
+# Interactive work is about a few cards, as one person saves them. The same task over more
+# (a set of 1,000 cards imported, a whole set's faces) is bulk work, or one import would hold
+# the interactive workers as a flood of simulations once held the only queue.
+INTERACTIVE_MAX_CARDS = 20
+# Inside `bulk_writes()`: cards are saved one by one, but as one piece of bulk work.
+_bulk_writes: ContextVar[bool] = ContextVar("bulk_writes", default=False)
 
 
-def interactive[**P, R](task: Task[P, R]) -> Task[P, R]:
-    """`task` on the interactive queue, when its backend has one (see the module's docstring);
-    enqueue what this returns: `interactive(draw_faces).enqueue(ids)`."""
-    if INTERACTIVE_QUEUE in task_backends[task.backend].queues:
+@contextmanager
+def bulk_writes() -> Iterator[None]:
+    """Inside it (around the transaction, so that work queued as it commits is inside too),
+    the cards saved are bulk work however few each save holds: an import of a whole set
+    queues its cards' validation and faces on the bulk queue."""
+    token = _bulk_writes.set(True)
+    try:
+        yield
+    finally:
+        _bulk_writes.reset(token)
+
+
+def interactive[**P, R](task: Task[P, R], *, cards: int) -> Task[P, R]:
+    """`task`, about `cards` cards, on the interactive queue when its backend has one and the
+    cards are few (INTERACTIVE_MAX_CARDS; see the module's docstring) and not saved inside
+    `bulk_writes()`, else on the bulk queue. Enqueue what this returns:
+    `interactive(draw_faces, cards=len(ids)).enqueue(ids)`."""
+    few = cards <= INTERACTIVE_MAX_CARDS and not _bulk_writes.get()
+    if few and INTERACTIVE_QUEUE in task_backends[task.backend].queues:
         return task.using(queue_name=INTERACTIVE_QUEUE)
     return task

@@ -14,6 +14,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from accounts.queues import bulk_writes
 from catalog.models import Card, CardSet, Visibility
 from catalog.permissions import can_edit_set
 from catalog.services import (
@@ -176,7 +177,8 @@ def set_import(
     document, lines = _parse(text, source)
     revision_source = f"import {source}"
 
-    with transaction.atomic():
+    # A whole set's cards: their validation and faces are bulk work (accounts/queues.py).
+    with bulk_writes(), transaction.atomic():
         if into is None:
             info = document.set
             assert isinstance(owner, User)  # checked above: a new set needs a user

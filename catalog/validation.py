@@ -76,7 +76,7 @@ def cards_validation_queue(*, card_ids: list[int]) -> None:
     if not ids:
         return
     # On the interactive queue: never behind simulations and exports (accounts/queues.py).
-    validate = interactive(validate_saved_cards)
+    validate = interactive(validate_saved_cards, cards=len(ids))
     if _queue_is_in_the_database():
         validate.enqueue(ids)
         return

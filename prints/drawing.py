@@ -68,10 +68,12 @@ def faces_queue(card_ids: list[int]) -> None:
     """The catalog's `faces_changed` hook: queue the drawing of these cards' faces."""
     if not settings.FACES_AHEAD:
         return
+    # The interactive queue when the cards are few: a page may ask for the face soon
+    # (accounts/queues.py).
+    faces = interactive(draw_faces, cards=len(card_ids))
     for first in range(0, len(card_ids), BATCH):
         try:
-            # The interactive queue: a page may ask for the face soon (accounts/queues.py).
-            interactive(draw_faces).enqueue(card_ids[first : first + BATCH])
+            faces.enqueue(card_ids[first : first + BATCH])
         except Exception:  # a face not drawn ahead is drawn when first asked for
             logger.exception("queueing the faces of %d cards failed", len(card_ids))
 

@@ -8,12 +8,14 @@ import io
 from typing import Any
 
 import pytest
+import yaml
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
 from accounts.queues import BULK_QUEUE, INTERACTIVE_QUEUE, QUEUES, interactive
+from authoring.transfer import set_import
 from catalog.services import card_create, set_create
 from catalog.validation import validate_saved_cards
 from packs import simulations
@@ -31,9 +33,30 @@ def test_the_site_lists_both_queues() -> None:
 
 def test_a_backend_of_one_queue_runs_interactive_work_on_it(settings: Any) -> None:
     settings.TASKS = ONE_QUEUE
-    assert interactive(validate_saved_cards).queue_name == BULK_QUEUE
+    assert interactive(validate_saved_cards, cards=1).queue_name == BULK_QUEUE
     settings.TASKS = DATABASE
-    assert interactive(validate_saved_cards).queue_name == INTERACTIVE_QUEUE
+    assert interactive(validate_saved_cards, cards=1).queue_name == INTERACTIVE_QUEUE
+
+
+def test_work_on_many_cards_is_bulk_however_it_was_asked_for(settings: Any) -> None:
+    settings.TASKS = DATABASE
+    assert interactive(validate_saved_cards, cards=20).queue_name == INTERACTIVE_QUEUE
+    assert interactive(validate_saved_cards, cards=21).queue_name == BULK_QUEUE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_imported_set_is_checked_on_the_bulk_queue(alice: User, settings: Any) -> None:
+    # An import saves its cards one by one; were each save interactive, a 1,000-card import
+    # would hold the interactive workers. However few, an import's cards are bulk work.
+    settings.TASKS = DATABASE
+    cards = [monster_document(f"Ogre {i}") for i in range(3)]
+    text = yaml.safe_dump({"set": {"code": "many", "name": "Many"}, "cards": cards})
+    set_import(owner=alice, text=text, source="many.yaml", into=None, visibility="private")
+    queues = dict(DBTaskResult.objects.values_list("task_path", "queue_name"))
+    assert queues == {
+        "catalog.validation.validate_saved_cards": BULK_QUEUE,
+        "prints.drawing.draw_faces": BULK_QUEUE,
+    }
 
 
 def _worker(queue_name: str) -> None:

@@ -87,7 +87,7 @@ def test_interactive_work_runs_at_once_while_bulk_work_fills_its_pool() -> None:
     held = [hold_a_thread.enqueue() for _ in range(4)]
     try:
         asked = time.time()
-        result = interactive(note_the_time).enqueue()
+        result = interactive(note_the_time, cards=1).enqueue()
         assert result.task.queue_name == INTERACTIVE_QUEUE
         assert _wait_for(result.id) == TaskResultStatus.SUCCESSFUL
         assert _ran_at[0] - asked < 1.0
