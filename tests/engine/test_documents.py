@@ -113,3 +113,12 @@ def test_an_oversized_card_in_a_set_is_named_and_the_others_checked() -> None:
     # 3,000 keys of one value each: no one key holds the bulk, so the card itself is named.
     assert [e.path for e in errors] == ["cards[0]", "cards[1].kidn"]
     assert "at most 5,000 values" in errors[0].message
+
+
+def test_a_list_of_valid_words_is_given_once_and_pointed_to_after() -> None:
+    # No type is near "zzz": the error lists every effect type, which the second one need not.
+    effects = [{"type": "zzz", "amount": 1}]
+    errors = set_errors([monster_document(f"Ogre {i}", effects=effects) for i in range(2)])
+    first, second = (e.message for e in errors)
+    assert first.startswith("unknown type 'zzz'; valid: ") and "strength" in first
+    assert second == "unknown type 'zzz'; valid: as listed above (card 'Ogre 1')"

@@ -59,6 +59,7 @@ class CardDocumentError(Exception):
     def __post_init__(self) -> None:
         if len(self.errors) > MAX_ERRORS + 1:
             self.errors = [*self.errors[:MAX_ERRORS], more_errors(len(self.errors) - MAX_ERRORS)]
+        self.errors = _valid_words_once(self.errors)
 
     def __str__(self) -> str:
         head = f"{self.source}: " if self.source else ""
@@ -71,6 +72,26 @@ class CardDocumentError(Exception):
             what = f"{error.path}: {error.message}" if error.path else error.message
             out.append(f"{where}: {what}" if where else what)
         return out
+
+
+def _valid_words_once(errors: list[DocumentError]) -> list[DocumentError]:
+    """Each list of valid words ("...; valid: strength, bonus, ...", "...; valid keys: ...")
+    given in full at its first error only, the later ones pointing to it: fifty misspelt effect
+    types read as fifty lines, not fifty copies of the eighty types."""
+    shown: set[str] = set()
+    out = []
+    for error in errors:
+        head, marker, rest = error.message.partition("; valid")
+        # A set's errors end by naming their card: " (card 'Ogre')".
+        words, card, name = rest.partition(" (card ")
+        if marker and words in shown:
+            label = words.partition(":")[0]
+            message = f"{head}{marker}{label}: as listed above{card}{name}"
+            error = DocumentError(error.path, message, error.line)
+        elif marker:
+            shown.add(words)
+        out.append(error)
+    return out
 
 
 def nearest_word(word: str, candidates: Iterable[str]) -> str | None:
