@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 
+from accounts.limits import ADDRESS_MAX_LENGTH
 from prints.models import JobStatus
 
 
@@ -54,7 +55,9 @@ class PackSimulation(models.Model):
     )
     # The client address of the request that queued it: an address's jobs are counted too
     # (SIMULATIONS_PER_ADDRESS), whatever the accounts. Empty: not queued by a request.
-    requested_from = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    requested_from = models.CharField(
+        max_length=ADDRESS_MAX_LENGTH, blank=True, default="", db_index=True
+    )
     games = models.PositiveIntegerField(default=500)
     players = models.PositiveSmallIntegerField(default=4)
     seed = models.PositiveIntegerField(default=1)
@@ -86,7 +89,9 @@ class TtsExport(models.Model):
     )
     # The client address of the request that queued it: an address's jobs are counted too
     # (TTS_EXPORTS_PER_ADDRESS), whatever the accounts. Empty: not queued by a request.
-    requested_from = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    requested_from = models.CharField(
+        max_length=ADDRESS_MAX_LENGTH, blank=True, default="", db_index=True
+    )
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
     done = models.PositiveIntegerField(default=0)  # faces laid out on their sheets
     total = models.PositiveIntegerField(default=0)  # distinct faces of the pack's decks

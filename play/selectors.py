@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from catalog.faces import face_key
-from catalog.models import MAX_ROW_ID, Card, CardSet
+from catalog.models import Card, CardSet
 from catalog.permissions import is_public
 from catalog.selectors import visible_sets
 from packs.models import Pack
@@ -53,15 +53,14 @@ def token_digest(token: str) -> str:
 
 
 def game_get(*, game_id: int) -> Game | None:
-    if not 1 <= game_id <= MAX_ROW_ID:  # no row's id (the database's integer would overflow)
-        return None
+    # The id comes from a path, where play/converters.py holds it to a row's range.
     return Game.objects.filter(pk=game_id).first()
 
 
 def seat_for_token(*, game_id: int, token: str) -> Seat | None:
     """The seat this secret link opens, with its game (one query), or None: the token of
     another game opens nothing."""
-    if not token or len(token) > 100 or not 1 <= game_id <= MAX_ROW_ID:
+    if not token or len(token) > 100:
         return None
     found = Seat.objects.select_related("game").filter(
         game_id=game_id, token_sha256=token_digest(token)
@@ -195,7 +194,7 @@ def game_state(*, game: Game, seat: int | None, table: Table | None = None) -> d
     view = table_view(table, seat)
     view["game"] = game.pk
     view["log"] = log_lines(game=game, table=table)[-30:]
-    view["log_full"] = len(table.log) >= settings.PLAY_MAX_LOG_MOVES
+    view["log_full"] = log_full(game)
     return view
 
 

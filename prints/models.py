@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from accounts.limits import ADDRESS_MAX_LENGTH
+
 
 class JobStatus(models.TextChoices):
     QUEUED = "queued", "Queued"
@@ -19,7 +21,9 @@ class ProxyJob(models.Model):
     )
     # The client address of the request that queued it: an address's jobs are counted too
     # (PROXY_JOBS_PER_ADDRESS), whatever the accounts. Empty: not queued by a request.
-    requested_from = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    requested_from = models.CharField(
+        max_length=ADDRESS_MAX_LENGTH, blank=True, default="", db_index=True
+    )
     selection = models.JSONField(default=dict)  # sets / pack / query / cards
     options = models.JSONField(default=dict)  # the ProxyOptions fields
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)

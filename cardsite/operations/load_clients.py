@@ -301,15 +301,17 @@ def run_clients(
     seed: int,
     mix: dict[str, int] | None = None,
     progress: Callable[[int], None] | None = None,
+    make_client: Callable[..., Client] | None = None,
 ) -> RunResult:
     """Run `clients` concurrent clients against 127.0.0.1:`port` until `seconds` have passed
     or `requests` requests were made, each request's kind drawn from `mix` (default: MIX);
-    return every timing, error and acknowledged write."""
+    return every timing, error and acknowledged write. `make_client` makes each client
+    (default: a Client) from the same keywords, for a client that does more per request."""
     result = RunResult()
     lock = threading.Lock()
     budget = Budget(seconds=seconds, requests=requests)
     workers = [
-        Client(
+        (make_client or Client)(
             number=n,
             port=port,
             targets=targets,

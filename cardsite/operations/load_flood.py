@@ -18,7 +18,6 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import threading
 import time
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -28,10 +27,10 @@ from urllib.parse import urlencode
 from cardsite.operations.load_clients import (
     REQUEST_TIMEOUT_SECONDS,
     AcknowledgedWrite,
-    Budget,
     Client,
     RunResult,
     Targets,
+    run_clients,
 )
 
 # How often a prober reads its card while waiting for the report, and for how long at most.
@@ -182,29 +181,21 @@ def probe_validation(
     waiting for its report, until `seconds` have passed or `writes` writes were made. Returns
     the writes' timings and acknowledgements, and each write's validation delay in seconds
     (infinite: no report within POLL_LIMIT_SECONDS)."""
-    result = RunResult()
-    lock = threading.Lock()
     delays: list[float] = []
-    budget = Budget(seconds=seconds, requests=writes)
-    probers = []
-    for n in range(clients):
-        prober = _Prober(
-            number=n,
-            port=port,
-            targets=targets,
-            seed=seed,
-            budget=budget,
-            result=result,
-            lock=lock,
-            mix={"api create": 1},
-        )
-        prober.delays = delays
-        probers.append(prober)
-    threads = [threading.Thread(target=p.run, name=f"prober-{p.number}") for p in probers]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    result.seconds = time.monotonic() - started
+
+    def prober(**keywords: Any) -> Client:
+        made = _Prober(**keywords)
+        made.delays = delays
+        return made
+
+    result = run_clients(
+        port=port,
+        targets=targets,
+        clients=clients,
+        seconds=seconds,
+        requests=writes,
+        seed=seed,
+        mix={"api create": 1},
+        make_client=prober,
+    )
     return result, delays

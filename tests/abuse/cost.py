@@ -30,6 +30,8 @@ from typing import Any
 
 from PIL import Image
 
+from tests.hostile import byte_alias_bomb, json_string_bomb
+
 REPO = Path(__file__).resolve().parents[2]
 
 # --------------------------------------------------------------------------------------------
@@ -484,9 +486,9 @@ def _fit(head: str, unit: str, tail: str, size: int) -> str:
     return head + unit * count + tail
 
 
-def json_string_bomb(size: int) -> str:
-    """The reproduction of issue 34: an unterminated string of backslash-quote pairs."""
-    return _fit('"', '\\"', "", size)
+def sized_string_bomb(size: int) -> str:
+    """Issue 34's JSON string bomb (tests.hostile) of at most `size` bytes."""
+    return json_string_bomb(max(1, (size - 1) // 2))
 
 
 def _card_with(key_text: str, where: str) -> str:
@@ -506,7 +508,7 @@ def json_many_keys(size: int, where: str = "effect") -> str:
 
 
 JSON_GROWERS: dict[str, Callable[[int], str]] = {
-    "string bomb": json_string_bomb,
+    "string bomb": sized_string_bomb,
     "string bomb in a list": lambda n: _fit('["', '\\"', "", n),
     "escapes": lambda n: _fit('{"name": "', "\\u00e9", '"}', n),
     "backslash runs": lambda n: _fit('{"name": "', "\\\\", '"}', n),
@@ -522,15 +524,11 @@ JSON_GROWERS: dict[str, Callable[[int], str]] = {
 }
 
 
-def yaml_alias_bytes(size: int, levels: int = 5, width: int = 10) -> str:
-    """Issue 34's alias bomb in bytes: one long string, then `levels` levels of `width`
-    aliases each: few nodes, but the string stands for width**levels copies of itself."""
-    lines = []
-    for level in range(levels):
-        refs = ", ".join([f"*a{level}"] * width)
-        lines.append(f"l{level}: &a{level + 1} [{refs}]\n")
-    tail = "".join(lines)
-    return _fit('x: &a0 "', "x", '"\n' + tail, size)
+def sized_alias_bomb(size: int) -> str:
+    """Issue 34's alias bomb in bytes (tests.hostile: five levels of ten aliases of one long
+    string), its string as long as `size` bytes allow."""
+    shell = len(byte_alias_bomb(0).encode())
+    return byte_alias_bomb(max(1, size - shell))
 
 
 def yaml_alias_tree(size: int) -> str:
@@ -557,7 +555,7 @@ def _repeat_block(head: str, unit: Callable[[int], str], size: int) -> str:
 
 
 YAML_GROWERS: dict[str, Callable[[int], str]] = {
-    "alias bomb in bytes": yaml_alias_bytes,
+    "alias bomb in bytes": sized_alias_bomb,
     "alias tree": yaml_alias_tree,
     "flow nesting": lambda n: _fit("tags: ", "[", "", n),
     "flow mappings nesting": lambda n: _fit("effects: ", "{a: ", "", n),

@@ -35,8 +35,8 @@ from tests.abuse.cost import (
     figure_record,
     grown,
     png_of_side,
-    yaml_alias_bytes,
 )
+from tests.hostile import byte_alias_bomb, json_string_bomb
 
 # One worker runs the whole module: its child process and its scene stay together.
 pytestmark = pytest.mark.xdist_group("cost-fuzzer")
@@ -84,7 +84,7 @@ def assert_within_budget(cost: Cost) -> None:
 # The seeds: the reproductions of issue 34, each kept fixed
 # --------------------------------------------------------------------------------------------
 
-STRING_BOMB = '"' + '\\"' * 100_000  # 200,001 bytes: 0.9 s at 16 KB, 15.9 s at 64 KB
+STRING_BOMB = json_string_bomb(100_000)  # 200,001 bytes: 0.9 s at 16 KB, 15.9 s at 64 KB
 
 
 @pytest.mark.parametrize(
@@ -103,8 +103,8 @@ def test_seed_json_string_bomb(fuzz: CostServer, entry: str) -> None:
 
 def yaml_alias_bomb_in_bytes() -> str:
     """`x: &a "<15,000 x>"` then five levels of ten aliases each (issue 34, item 2)."""
-    text = yaml_alias_bytes(15_000 + 400)
-    assert text.count("x") >= 15_000 and text.count("*a") == 50
+    text = byte_alias_bomb(15_000, levels=5, width=10)
+    assert text.count("x") >= 15_000 and text.count("*l") == 50
     return text
 
 
