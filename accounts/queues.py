@@ -48,12 +48,17 @@ def bulk_writes() -> Iterator[None]:
         _bulk_writes.reset(token)
 
 
+def in_bulk_writes() -> bool:
+    """Whether the cards saved now are saved inside `bulk_writes()`."""
+    return _bulk_writes.get()
+
+
 def interactive[**P, R](task: Task[P, R], *, cards: int) -> Task[P, R]:
     """`task`, about `cards` cards, on the interactive queue when its backend has one and the
     cards are few (INTERACTIVE_MAX_CARDS; see the module's docstring) and not saved inside
     `bulk_writes()`, else on the bulk queue. Enqueue what this returns:
     `interactive(draw_faces, cards=len(ids)).enqueue(ids)`."""
-    few = cards <= INTERACTIVE_MAX_CARDS and not _bulk_writes.get()
+    few = cards <= INTERACTIVE_MAX_CARDS and not in_bulk_writes()
     if few and INTERACTIVE_QUEUE in task_backends[task.backend].queues:
         return task.using(queue_name=INTERACTIVE_QUEUE)
     return task

@@ -130,19 +130,6 @@ def check_art(upload: UploadedFile[bytes]) -> None:
         raise forms.ValidationError(str(exc)) from exc
 
 
-class StartFromForm(forms.Form):
-    """Choose which of your sets a card copied from another card goes into."""
-
-    into = forms.ModelChoiceField(queryset=CardSet.objects.none(), label="into")
-
-    def __init__(self, *args: Any, sets: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["into"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = sets
-        field.to_field_name = "code"
-
-
 def form_preview(form: CardForm, *, set_code: str) -> dict[str, Any]:
     """The live preview of a bound card form, as the editor's script reads it: the form's
     field errors, or the card's rules text, face and validator report. Stores nothing."""

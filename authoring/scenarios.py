@@ -24,9 +24,12 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import Http404
+from django.tasks import task
 from django.utils import timezone
 
+from accounts.queues import in_bulk_writes
 from authoring.models import CardScenario, ScenarioStatus
+from catalog.changes import CatalogChange
 from catalog.models import Card, CardSet
 from catalog.permissions import can_edit_set
 from catalog.selectors import catalog_card_library
@@ -61,6 +64,7 @@ __all__ = [
     "scenario_delete",
     "scenario_get",
     "scenario_update",
+    "scenarios_rerun",
     "scenarios_run",
     "scenarios_run_after_save",
 ]
@@ -263,19 +267,50 @@ def scenarios_run(*, card: Card, actor: Actor | None = None) -> list[CardScenari
     return scenarios
 
 
-def scenarios_run_after_save(*, card: Card) -> None:
-    """The run-on-save hook: the card editor (and any other writer of a card) calls this after
-    every successful save, once the save is committed, with the saved card, e.g.
+def scenarios_run_after_save(change: CatalogChange) -> None:
+    """The receiver of catalog changes (catalog/changes.py), so every writer of a card (the
+    editor, the API, an import, a load, an accepted proposal, a revert) reruns its scenarios:
+    once the save is committed, the scenarios of each card it saved run against the revision
+    just saved and their results are stored.
 
-        card = card_update(card=card, actor=user, document=doc, base_revision=rev)
-        scenarios_run_after_save(card=card)
-
-    It runs the card's scenarios against the revision just saved and stores their results. It
-    does not check permissions (the save did) and never raises for a scenario: one that cannot
-    run is stored with the status "error". A card without scenarios costs one query."""
-    if not CardScenario.objects.filter(card=card).exists():
+    One card saved by one person (the editor, the API) has them run at once, so the page
+    answering the save shows their results; more cards, or cards saved as bulk work (an
+    import: accounts.queues.bulk_writes), are bulk work and queued. It checks no permission
+    (the save did) and never raises for a scenario: one that cannot run is stored with the
+    status "error". A change saving no card with scenarios costs one query."""
+    if not change.cards_saved:
         return
-    _run_all(card_scenarios(card=card), card)
+    card_ids = sorted(
+        set(
+            CardScenario.objects.filter(card_id__in=change.cards_saved).values_list(
+                "card_id", flat=True
+            )
+        )
+    )
+    if not card_ids:
+        return
+    if len(card_ids) == 1 and not in_bulk_writes():
+        scenarios_rerun(card_ids=card_ids)
+        return
+    try:
+        rerun_saved_cards_scenarios.enqueue(card_ids)
+    except Exception:  # their last results stay, each naming the revision it ran against
+        logger.exception("queueing the scenarios of cards %s failed", card_ids)
+
+
+def scenarios_rerun(*, card_ids: list[int]) -> int:
+    """Run every scenario of these cards (those still live) against the cards as saved now,
+    storing each result; returns how many cards were run."""
+    cards = list(Card.objects.select_related("card_set").filter(pk__in=card_ids).order_by("pk"))
+    for card in cards:
+        _run_all(card_scenarios(card=card), card)
+    return len(cards)
+
+
+@task()
+def rerun_saved_cards_scenarios(card_ids: list[int]) -> int:
+    """The background task: run the scenarios of these saved cards (`scenarios_rerun`)."""
+    return scenarios_rerun(card_ids=card_ids)
 
 
 # --------------------------------------------------------------------------------------------

@@ -25,7 +25,6 @@ from authoring.controls import controls_config, controls_data
 from authoring.editor import NEW_CARD_YAML, STAT_FIELDS, EditorError, split_document, typed_card
 from authoring.forms import CardForm, SetForm
 from authoring.previews import counted_preview
-from authoring.scenarios import scenarios_run_after_save
 from authoring.starters import STARTERS
 from catalog import selectors as catalog_selectors
 from catalog import services
@@ -265,7 +264,6 @@ def _card_save(request: HttpRequest, card_set: CardSet, card: Card | None) -> Ht
             except PictureError as exc:  # the form checked it; decoding found it broken
                 errors = [EditorError("art", str(exc), field="art")]
             else:
-                _after_save(saved)
                 messages.success(request, f"Saved {saved.name!r} as revision {saved.revision}.")
                 return redirect("catalog:card_detail", code=card_set.code, slug=saved.slug)
     for error in errors:
@@ -295,11 +293,6 @@ def _write(
         if art:
             saved = services.card_art_set(card=saved, actor=_user(request), upload=art)
     return saved
-
-
-def _after_save(card: Card) -> None:
-    """A card author's own scenarios run on every save."""
-    scenarios_run_after_save(card=card)
 
 
 def _conflict(
@@ -389,7 +382,6 @@ def card_revert(request: HttpRequest, code: str, slug: str, number: int) -> Http
     except CardDocumentError as exc:
         messages.error(request, f"Not reverted: {exc}")
         return redirect("authoring:card_history", code=code, slug=card.slug)
-    _after_save(saved)
     messages.success(request, f"Reverted to revision {number}: saved as revision {saved.revision}.")
     return redirect("catalog:card_detail", code=code, slug=saved.slug)
 

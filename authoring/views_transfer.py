@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from accounts.limits import TooManyRequests, identities, rate_limit
 from authoring.transfer import set_import as import_service
 from catalog import selectors
-from catalog.exports.set_yaml import SetYamlExporter
+from catalog.exports import exporter_get
 from catalog.models import CardSet, Visibility
 from catalog.permissions import is_public
 from catalog.selectors import set_file
@@ -41,7 +41,8 @@ def set_export(request: HttpRequest, code: str) -> HttpResponse:
     card_set = selectors.set_get(code=code, viewer=request.user)
     if card_set is None:
         raise Http404(f"No set with code {code!r}")
-    filename, content_type, content = SetYamlExporter().render(set_file=set_file(card_set=card_set))
+    exporter = exporter_get("set-yaml")
+    filename, content_type, content = exporter.render(set_file=set_file(card_set=card_set))
     response = HttpResponse(content, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     if not is_public(card_set):

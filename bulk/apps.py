@@ -10,6 +10,6 @@ class BulkConfig(AppConfig):
     def ready(self) -> None:
         # The catalog tells of its changes through a hook; the files are made again then.
         from bulk.tasks import bulk_data_queue
-        from catalog.changes import catalog_changed_handler_add
+        from catalog.changes import catalog_change_receiver_add
 
-        catalog_changed_handler_add("bulk-data", bulk_data_queue)
+        catalog_change_receiver_add("bulk-data", bulk_data_queue)

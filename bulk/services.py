@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from bulk.models import BulkFile, BulkKind
 from catalog.api.serializers import CardOutput, CardSetOutput
+from catalog.exports import exporter_get
 from catalog.models import Card, CardSet
 from catalog.selectors import listed_sets, set_list
-from packs.exporters import PackJsonExporter
 from packs.services import pack_build
 from validator.checks import check_version
 from validator.selectors import checks_for
@@ -234,7 +234,7 @@ def _refresh_official_pack(progress: Progress) -> BulkRefresh:
 
     def write(out: IO[bytes]) -> int:
         built = pack_build(actor=None, set_codes=codes, name="Official sets")
-        _, _, content = PackJsonExporter().render(document=built.document)
+        _, _, content = exporter_get("pack-json").render(document=built.document)
         with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as zipped:
             zipped.write(content)
         progress(BulkKind.OFFICIAL_PACK, 1, 1)
@@ -261,4 +261,7 @@ def bulk_data_refresh(
         BulkKind.CARDS: _refresh_cards,
         BulkKind.SETS: _refresh_sets,
     }
+    if not CardSet.objects.filter(official=True).exists():
+        # No official set, no official pack: a site of custom sets alone still lists its cards.
+        wanted = [kind for kind in wanted if kind != BulkKind.OFFICIAL_PACK]
     return [maker(tell) for kind, maker in makers.items() if kind in wanted]

@@ -19,6 +19,7 @@ from django.tasks import task, task_backends
 from django.utils import timezone
 
 from bulk.services import bulk_data_refresh
+from catalog.changes import CatalogChange
 
 logger = logging.getLogger(__name__)
 
@@ -29,9 +30,10 @@ LAST_START = "bulk-data:last-start"
 QUEUED_FLAG_SECONDS = 3600
 
 
-def bulk_data_queue() -> None:
-    """The catalog's `catalog_changed` hook: queue a run unless one is queued already, not
-    to start before BULK_DATA_INTERVAL seconds after the last run started."""
+def bulk_data_queue(change: CatalogChange) -> None:
+    """The receiver of catalog changes (any change: the files hold the whole catalog): queue
+    a run unless one is queued already, not to start before BULK_DATA_INTERVAL seconds after
+    the last run started."""
     if not settings.BULK_DATA_AHEAD:
         return
     wait = max(0.0, float(cache.get(LAST_START, 0.0)) + settings.BULK_DATA_INTERVAL - time.time())

@@ -20,3 +20,8 @@ class CatalogConfig(AppConfig):
     def ready(self) -> None:
         # Schema upkeep, not business logic: see fulltext.ensure_index for why after migrations.
         post_migrate.connect(_ensure_fulltext_index, sender=self)
+        # The catalog's own reaction to a saved card, on the path every app's reaction takes.
+        from catalog.changes import catalog_change_receiver_add
+        from catalog.validation import cards_validation_queue
+
+        catalog_change_receiver_add("validation", cards_validation_queue)

@@ -9,16 +9,16 @@ section and the API's `validation` show it from then on.
 
 Nothing is lost on the way:
 
-- With the database task backend (`make serve`, the load test) the task is a row written in
-  the same transaction as the card: both are kept or neither is, and the worker runs it
-  however long the web process lives. With an in-process backend (threads, immediate) the
-  task is queued once the card's transaction commits, so it never looks for a card that is
-  not there yet.
+- The check is queued by `cards_validation_queue`, a receiver of the catalog's changes
+  (catalog/changes.py), so it is asked for by every writer of a card alike (the editor, the
+  API, an import, an accepted proposal, a revert), once the card's transaction commits: it
+  never looks for a card that is not there yet, and a rolled-back save queues nothing. A load
+  checks its cards itself in one pass (`make run` runs validate_cards after load_catalog).
 - The task checks each card's current document when it runs: a card saved twice in quick
   succession is checked at its latest revision, never reported with an older verdict.
-- A task that fails stores nothing: the card stays "unchecked", never a wrong verdict, and
-  `python manage.py validate_cards` checks every card without a report (an in-process queue
-  lost with its process is made up for the same way).
+- A task that fails, or is lost with its process between the commit and the queue, stores
+  nothing: the card stays "unchecked", never a wrong verdict, and `python manage.py
+  validate_cards` checks every card without a report.
 """
 
 from __future__ import annotations
@@ -27,12 +27,10 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable
 
-from django.db import transaction
-from django.tasks import task, task_backends
-from django_tasks_db import DatabaseBackend
+from django.tasks import task
 
 from accounts.queues import interactive
-from catalog.changes import catalog_changed
+from catalog.changes import CatalogChange, catalog_changed
 from catalog.models import Card
 from catalog.selectors import catalog_cards
 from validator.services import cards_validate
@@ -64,27 +62,15 @@ def validate_saved_cards(card_ids: list[int]) -> int:
     return cards_validate_saved(card_ids=card_ids)
 
 
-def _queue_is_in_the_database() -> bool:
-    return isinstance(task_backends[validate_saved_cards.backend], DatabaseBackend)
-
-
-def cards_validation_queue(*, card_ids: list[int]) -> None:
-    """Have these cards checked in the background, from inside the transaction that saves
-    them: in that transaction when the queue is a table of the same database, after it
-    commits otherwise (see the module's docstring)."""
-    ids = sorted(set(card_ids))
-    if not ids:
+def cards_validation_queue(change: CatalogChange) -> None:
+    """The receiver of catalog changes: have the cards a change saved checked in the
+    background, unless their writer checks them itself (a load)."""
+    ids = list(change.cards_saved)
+    if not ids or change.checked_after:
         return
     # On the interactive queue: never behind simulations and exports (accounts/queues.py).
     validate = interactive(validate_saved_cards, cards=len(ids))
-    if _queue_is_in_the_database():
+    try:
         validate.enqueue(ids)
-        return
-
-    def enqueue() -> None:
-        try:
-            validate.enqueue(ids)
-        except Exception:  # the card stays unchecked until validate_cards checks it
-            logger.exception("queueing the validation of cards %s failed", ids)
-
-    transaction.on_commit(enqueue)
+    except Exception:  # the card stays unchecked until validate_cards checks it
+        logger.exception("queueing the validation of cards %s failed", ids)

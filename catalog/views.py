@@ -6,7 +6,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 
 from accounts.selectors import user_get
-from catalog import selectors, selectors_completeness, selectors_search
+from catalog import selectors
 from catalog.addresses import card_art_url, set_proof
 from catalog.faces import face_key
 from catalog.forms import ResultsViewForm, SetFilterForm
@@ -54,9 +54,7 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
             "coverage": selectors.set_coverage(card_set=card_set),
             "can_edit": can_edit_set(request.user, card_set),
             "completeness": (
-                selectors_completeness.set_completeness(card_set=card_set)
-                if card_set.official
-                else None
+                selectors.set_completeness(card_set=card_set) if card_set.official else None
             ),
         },
         status=400 if form.errors else 200,
@@ -75,7 +73,7 @@ def set_help(request: HttpRequest, code: str) -> HttpResponse:
         "catalog/set_help.html",
         {
             "card_set": card_set,
-            "help": selectors_completeness.set_help(card_set=card_set),
+            "help": selectors.set_help(card_set=card_set),
         },
     )
 
@@ -108,7 +106,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
             form.add_error("page", _no_such_page(number, page.num_pages))
             page = None
     hints = (
-        selectors_search.search_suggestions(
+        selectors.search_suggestions(
             query=query, viewer=request.user, total=page.total, corrections=page.corrections
         )
         if page is not None
@@ -181,7 +179,7 @@ def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
             "set_proof": set_proof(card.card_set),
             "can_edit": can_edit_set(request.user, card.card_set),
             "start_into": selectors.sets_editable_by(viewer=request.user),
-            "provenance": selectors_completeness.card_provenance(card=card),
+            "provenance": selectors.card_provenance(card=card),
         },
     )
 

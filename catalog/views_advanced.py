@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from catalog import selectors_search
+from catalog import selectors
 from catalog.forms_advanced import AdvancedSearchForm
 from catalog.search.builder import build_query
 
@@ -23,7 +23,7 @@ def advanced_search(request: HttpRequest) -> HttpResponse:
     fields = request.GET.copy()
     preview = fields.pop("preview", None) is not None
     form = AdvancedSearchForm(
-        fields or None, sets=selectors_search.search_set_choices(viewer=request.user)
+        fields or None, sets=selectors.search_set_choices(viewer=request.user)
     )
     query = build_query(form.criteria()) if form.is_bound and form.is_valid() else ""
     if form.is_bound and form.is_valid() and not query:
@@ -48,7 +48,7 @@ def search_syntax(request: HttpRequest) -> HttpResponse:
         request,
         "catalog/search_help.html",
         {
-            "forms": selectors_search.QUERY_FORMS,
-            "keywords": selectors_search.syntax_reference(viewer=request.user),
+            "forms": selectors.QUERY_FORMS,
+            "keywords": selectors.syntax_reference(viewer=request.user),
         },
     )

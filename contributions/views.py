@@ -38,7 +38,7 @@ from authoring.editor import (
 )
 from authoring.previews import counted_preview
 from catalog.models import MAX_ROW_ID, Card, CardSet
-from catalog.selectors_completeness import field_label
+from catalog.selectors import field_label
 from contributions import selectors, services
 from contributions.forms import ProposalForm, QueueFilterForm, ReviewNoteForm
 from contributions.merging import ABSENT, FieldRow

@@ -21,11 +21,12 @@ from catalog.api.serializers import ErrorOutput, StrictInput
 from catalog.api.throttles import WriteThrottle
 from catalog.api.views import ERRORS, ApiView, WriteView, api_input
 from catalog.models import MAX_ROW_ID
-from packs import selectors, tts_exports, tts_hosting
+from packs import selectors
 from packs.models import Pack, TtsExport
 from packs.selectors import PackBuildError
 from packs.services import pack_build, pack_create
-from packs.views_tts import tts_export_file, tts_export_saved_object_response
+from packs.tts import hosting, jobs, services
+from packs.tts.views import tts_export_file, tts_export_saved_object_response
 from prints import background
 from prints.models import JobStatus
 from validator.engine import PACK_SCHEMA_PATH, whole_number
@@ -223,25 +224,25 @@ class TtsExportOutput(serializers.ModelSerializer[TtsExport]):
     def get_saved_object(self, obj: TtsExport) -> str | None:
         """The saved object alone, its images at this site's addresses (null until done,
         once expired, when the link is revoked or the images are not hosted)."""
-        if self.get_download(obj) is None or tts_hosting.access(obj) not in ("public", "token"):
+        if self.get_download(obj) is None or hosting.access(obj) not in ("public", "token"):
             return None
         return self._absolute("api:tts_export_saved_object", obj)
 
     def get_images(self, obj: TtsExport) -> str:
         """How the images are served: `public` (to anyone), `token` (at addresses holding the
         export's secret link), `revoked` (no longer), `none` (not hosted)."""
-        return tts_hosting.access(obj)
+        return hosting.access(obj)
 
     def get_local_only(self, obj: TtsExport) -> bool:
         """The images' addresses are on a loopback address: they reach only this computer."""
-        return bool(obj.base_url) and tts_hosting.is_loopback(obj.base_url)
+        return bool(obj.base_url) and hosting.is_loopback(obj.base_url)
 
     def _absolute(self, name: str, obj: TtsExport) -> str:
         request = self.context["request"]
         return str(request.build_absolute_uri(reverse(name, args=[obj.pack_id, obj.pk])))
 
     def get_expires_at(self, obj: TtsExport) -> str | None:
-        expires_at = tts_exports.tts_export_expires_at(obj)
+        expires_at = services.tts_export_expires_at(obj)
         return serializers.DateTimeField().to_representation(expires_at) if expires_at else None
 
     def get_url(self, obj: TtsExport) -> str:
@@ -253,7 +254,7 @@ class TtsExportOutput(serializers.ModelSerializer[TtsExport]):
 
     def get_download(self, obj: TtsExport) -> str | None:
         """The zip, once made (null before, after a failure and once expired)."""
-        if obj.status != JobStatus.DONE or tts_exports.tts_export_expired(obj):
+        if obj.status != JobStatus.DONE or services.tts_export_expired(obj):
             return None
         return self._absolute("api:tts_export_download", obj)
 
@@ -289,9 +290,7 @@ class TtsExportList(ApiView):
         user = request.user
         if not user.is_authenticated:  # pragma: no cover - IsAuthenticated refused them
             raise NotAuthenticated()
-        export = tts_exports.tts_export_start(
-            pack=pack, actor=user, address=client_address(request)
-        )
+        export = jobs.tts_export_start(pack=pack, actor=user, address=client_address(request))
         data = TtsExportOutput(export, context={"request": request}).data
         return Response(data, status=202, headers={"Location": data["status_url"]})
 
@@ -305,7 +304,7 @@ class TtsExportDetail(ApiView):
         `total` faces on their sheets, `drawn_ahead` of them found already drawn), then its
         `download` address until `expires_at`."""
         _pack, export = _own_export(request, pack_id, export_id)
-        if export.status in background.ACTIVE and tts_exports.tts_exports_expire_stalled():
+        if export.status in background.ACTIVE and services.tts_exports_expire_stalled():
             export.refresh_from_db()
         return Response(TtsExportOutput(export, context={"request": request}).data)
 
@@ -368,7 +367,7 @@ class TtsExportSavedObject(ApiView):
             raise ApiError(409, "conflict", [("status", f"the export is {export.status}")])
         try:
             return tts_export_saved_object_response(pack, export, request.GET.get("folder"))
-        except tts_hosting.FolderError as exc:
+        except hosting.FolderError as exc:
             field, _, message = str(exc).partition(": ")
             raise ApiError(400, "invalid", [(field, message)]) from exc
 
@@ -388,9 +387,9 @@ class TtsExportLink(ApiView):
         if not user.is_authenticated:  # pragma: no cover - IsAuthenticated refused them
             raise NotAuthenticated()
         change = (
-            tts_hosting.tts_export_link_revoke
+            services.tts_export_link_revoke
             if data["action"] == "revoke"
-            else tts_hosting.tts_export_link_renew
+            else services.tts_export_link_renew
         )
         try:
             export = change(export=export, actor=user)

@@ -9,8 +9,9 @@ class PacksConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the pack exporters and tells the proxy page where stored packs are.
-        from packs import exporters, tts  # noqa: F401
+        from packs import exporters  # noqa: F401
         from packs.selectors import StoredPacks
+        from packs.tts import exporter  # noqa: F401
         from prints.sources import pack_source_set
 
         pack_source_set(StoredPacks())

@@ -99,7 +99,7 @@ class TtsExport(models.Model):
     error = models.TextField(blank=True)
     archive = models.FileField(upload_to="tts/", blank=True)
     # The saved object with the zip's file names as its FaceURL and BackURL, pointed at the
-    # hosted sheets (or a folder) when it is downloaded (packs/tts_hosting.py).
+    # hosted sheets (or a folder) when it is downloaded (packs/tts/hosting.py).
     saved_object = models.FileField(upload_to="tts/", blank=True)
     # Where the saved object's URLs start ("https://cards.example.org"): SITE_URL, or the
     # address of the request that started the export. Empty: the sheets are not addressed.

@@ -244,8 +244,3 @@ PLOTS: tuple[Plot, ...] = (
     ),
 )
 PLOTS_BY_SLUG: dict[str, Plot] = {plot.slug: plot for plot in PLOTS}
-
-
-def render_plot(slug: str, result: dict[str, Any]) -> bytes:
-    """The named plot of a stored simulation result as SVG; KeyError for an unknown slug."""
-    return PLOTS_BY_SLUG[slug].svg(result)

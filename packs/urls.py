@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
-from packs import views, views_simulations, views_tts
+from packs import views, views_simulations
+from packs.tts import views as views_tts
 
 app_name = "packs"
 

@@ -11,10 +11,11 @@ from django.utils.cache import patch_cache_control
 
 from catalog import selectors as catalog_selectors
 from catalog.exports import UnknownExporter, exporter_get
-from packs import selectors, services, views_tts
+from packs import selectors, services
 from packs.forms import PackBuilderForm
 from packs.models import Pack
 from packs.selectors import PackBuildError
+from packs.tts.views import hosting_context
 
 
 def _pack_or_404(request: HttpRequest, pack_id: int) -> Pack:
@@ -124,7 +125,7 @@ def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
             "sets": pack.document.get("sets", []),
             "simulations": pack.simulations.all()[:10],
             "tts_exports": selectors.tts_exports_of(pack=pack, viewer=request.user),
-            "tts_latest": views_tts.hosting_context(latest) if latest else None,
+            "tts_latest": hosting_context(latest) if latest else None,
         },
     )
 

@@ -85,7 +85,8 @@ class GameCreateInput(StrictInput):
 
 
 class MoveObjectField(serializers.JSONField):
-    """A move object: one verb of the engine's and its arguments (validator/engine/table.py)."""
+    """A move object: one verb of the engine's and its arguments
+    (validator/engine/table_moves.py)."""
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict) or not 1 <= len(data) <= MAX_MOVE_KEYS:

@@ -10,10 +10,11 @@ class PrintsConfig(AppConfig):
     def ready(self) -> None:
         # Registers the face and proxy exporters, gives the catalog its face addresses, and
         # has a saved card's face drawn ahead in the background.
-        from catalog.faces import face_key_provider_set, faces_changed_handler_set
+        from catalog.changes import catalog_change_receiver_add
+        from catalog.faces import face_key_provider_set
         from prints import faces, proxies  # noqa: F401
         from prints.drawing import faces_queue
         from prints.selectors import face_key
 
         face_key_provider_set(face_key)
-        faces_changed_handler_set(faces_queue)
+        catalog_change_receiver_add("faces", faces_queue)

@@ -1,10 +1,10 @@
 """Faces drawn before anyone asks.
 
-A card saved in the editor, the API or a contribution has its face queued (`faces_queue`, the
-catalog's `faces_changed` hook) and drawn by the task worker into the "faces" cache that every
-page reads. A load draws the faces of the sets it loaded in one pass (`faces_draw`, also
-`python manage.py draw_faces`). A page that asks for a face not drawn yet still gets it, drawn
-in the request: the worker had not come to it.
+A card saved in the editor, the API or a contribution has its face queued (`faces_queue`, a
+receiver of the catalog's changes: catalog/changes.py) and drawn by the task worker into the
+"faces" cache that every page reads. A load draws the faces of the sets it loaded in one pass
+(`faces_draw`, also `python manage.py draw_faces`). A page that asks for a face not drawn yet
+still gets it, drawn in the request: the worker had not come to it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from django.db import connections
 from django.tasks import task
 
 from accounts.queues import interactive
+from catalog.changes import CatalogChange
 from catalog.models import Card
 from prints.selectors import card_face, face_cache_key
 
@@ -64,9 +65,11 @@ def faces_draw(
     return len(missing)
 
 
-def faces_queue(card_ids: list[int]) -> None:
-    """The catalog's `faces_changed` hook: queue the drawing of these cards' faces."""
-    if not settings.FACES_AHEAD:
+def faces_queue(change: CatalogChange) -> None:
+    """The receiver of catalog changes: queue the drawing of the faces a change made stale,
+    unless its writer draws them itself (a load)."""
+    card_ids = list(change.faces_stale)
+    if not settings.FACES_AHEAD or change.checked_after or not card_ids:
         return
     # The interactive queue when the cards are few: a page may ask for the face soon
     # (accounts/queues.py).

@@ -661,8 +661,11 @@ class CardFaceExporter:
     label = "Card face (PNG, 300 DPI)"
     content_type = "image/png"
 
-    def render(self, card: CardBase, *, set_code: str, slug: str) -> tuple[str, str, bytes]:
-        return f"{slug}.png", self.content_type, render_face(card, set_code).png
+    def render(
+        self, *, card: CardBase, set_code: str, slug: str, art: bytes | None = None
+    ) -> tuple[str, str, bytes]:
+        """`art`: the card's own picture, read by the caller (see `render_face`)."""
+        return f"{slug}.png", self.content_type, render_face(card, set_code, art=art).png
 
 
 def _font_size_for(draw: ImageDraw.ImageDraw, text: str, width: int, start: int) -> int:

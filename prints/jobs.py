@@ -12,6 +12,8 @@ A user has at most PROXY_JOBS_PER_USER jobs waiting or running (more is TooManyR
 deleted by the worker: each job, once done, deletes the expired ones
 (`proxy_jobs_delete_expired`); `manage.py prune_proxy_jobs` does the same from a schedule, for
 a site where no job runs for a while.
+
+Both PDFs come from the exporter registered as EXPORTER ("proxies"), through one `render`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
@@ -29,6 +31,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from accounts.limits import job_address, lock_address, rate_limit, refuse_busy_jobs
+from catalog.exports import exporter_get
 from prints.background import (
     ACTIVE,
     job_expires_at,
@@ -36,13 +39,17 @@ from prints.background import (
     jobs_expire_stalled,
 )
 from prints.models import JobStatus, ProxyJob
-from prints.proxies import ProxySheetExporter, proxy_cards_from_pack
+from prints.proxies import proxy_cards_from_pack
 from prints.selectors import proxy_cards_from_catalog
 from prints.sheets import ProxyCard, ProxyError, ProxyOptions
 from prints.sources import pack_source
 from validator.engine import parse_pack
 
 logger = logging.getLogger(__name__)
+
+# The registered exporter both PDFs are made with: another class registered under this
+# identifier makes them without a change here.
+EXPORTER: Final = "proxies"
 
 # Up to this many copies of at most this many different cards, the PDF is made while the
 # request waits. Measured from cold with a 3 mm bleed, duplex backs and full cut lines
@@ -126,7 +133,7 @@ def proxy_pdf_now(
         per="hour",
         what="proxy PDFs made at once",
     )
-    return ProxySheetExporter().render(cards=cards, options=options)
+    return exporter_get(EXPORTER).render(cards=cards, options=options)
 
 
 def _check_active_jobs(actor: User, address: str) -> None:
@@ -216,7 +223,7 @@ def proxy_job_run(*, job_id: int) -> None:
         def progress(done: int, total: int) -> None:
             ProxyJob.objects.filter(pk=job_id).update(done=done, total=total)
 
-        filename, _, content = ProxySheetExporter().render(
+        filename, _, content = exporter_get(EXPORTER).render(
             cards=cards, options=_options(job.options), progress=progress
         )
         job.pdf.save(f"job-{job.pk}-{filename}", ContentFile(content), save=False)

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from django.core.cache import caches
 from django.db.models import Q
 
+from catalog.exports import exporter_get
 from catalog.models import Card, CardSet
 from catalog.permissions import is_public
 from catalog.search import QueryTooComplex
 from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
-from prints.faces import RENDERER_VERSION, render_face
+from prints.faces import RENDERER_VERSION
 from prints.sheets import ProxyCard, ProxyError
 from validator.engine import nearest_word
+
+# The registered exporter the faces the pages show (and the Tabletop Simulator sheets reuse)
+# are drawn with.
+FACE_EXPORTER: Final = "card-face"
 
 
 def face_key(card: Card) -> str:
@@ -66,7 +71,9 @@ def card_face(*, card: Card) -> tuple[str, bytes]:
     faces = caches["faces"]
     png = faces.get(cache_key)
     if png is None:
-        png = render_face(card.typed, card.card_set.code, art=_art_bytes(card)).png
+        _, _, png = exporter_get(FACE_EXPORTER).render(
+            card=card.typed, set_code=card.card_set.code, slug=card.slug, art=_art_bytes(card)
+        )
         faces.set(cache_key, png, timeout=None)
     return key, png
 

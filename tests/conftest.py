@@ -1,4 +1,6 @@
 import io
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -8,6 +10,8 @@ from django.core.cache import cache
 from django.core.management import call_command
 
 from accounts import limits
+from catalog.exports import registered_instead
+from tests.exporters import StandIn, stand_in_class
 from validator.engine import SetDocument, load_set_file
 
 REPO = Path(__file__).resolve().parent.parent
@@ -84,3 +88,18 @@ def core_set() -> SetDocument:
 @pytest.fixture
 def core_catalog(db: None) -> None:
     call_command("load_catalog", str(CORE_SET), stdout=io.StringIO())
+
+
+@pytest.fixture
+def stand_in() -> Iterator[Callable[..., type[StandIn]]]:
+    """Register a stand-in exporter (tests/exporters.py) in place of the site's of an
+    identifier: `stand_in("pack-json")` returns its class, whose `calls` record each render.
+    After the test the registry is as it was."""
+    with ExitStack() as stack:
+
+        def register(identifier: str, **options: Any) -> type[StandIn]:
+            made = stand_in_class(identifier, **options)
+            stack.enter_context(registered_instead(made))
+            return made
+
+        yield register

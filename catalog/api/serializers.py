@@ -49,7 +49,7 @@ class CardSetOutput(serializers.ModelSerializer[CardSet]):
 
 
 class CompletenessOutput(serializers.Serializer[Any]):
-    """How complete an official set is (catalog.selectors_completeness.Completeness; the
+    """How complete an official set is (catalog.selectors.Completeness; the
     definitions are in docs/completeness.md)."""
 
     cards_in_box = serializers.IntegerField(

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
-from catalog import selectors, selectors_completeness
+from catalog import selectors
 from catalog.api.errors import ApiError, service_errors
 from catalog.api.parsers import BoundedJSONParser
 from catalog.api.serializers import (
@@ -184,11 +184,7 @@ class SetDetail(WriteView):
         """One set the requester may see (404 for anyone else's private set), with its
         `completeness` when it is official (null for a custom set)."""
         card_set = _set(request, code)
-        completeness = (
-            selectors_completeness.set_completeness(card_set=card_set)
-            if card_set.official
-            else None
-        )
+        completeness = selectors.set_completeness(card_set=card_set) if card_set.official else None
         context = {"request": request, "completeness": completeness}
         return Response(CardSetDetailOutput(card_set, context=context).data)
 

@@ -20,7 +20,7 @@ from catalog.api.serializers import (
 from catalog.api.throttles import LookupThrottle
 from catalog.api.views import ApiView, api_input, list_object
 from catalog.names import MAX_TYPED_NAME
-from catalog.selectors_names import (
+from catalog.selectors import (
     CardIdentifier,
     card_named,
     card_names_completing,

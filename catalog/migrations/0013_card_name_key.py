@@ -6,7 +6,7 @@ keys byte by byte, so a prefix is a range of a plain index and its order is the 
 PostgreSQL the default collation orders otherwise and cannot serve LIKE 'prefix%' from a plain
 index; the index is on the key in the "C" collation (byte order), which serves both the prefix
 and the order of the first names, so completing a one-letter prefix stops after 20 names
-(catalog.selectors_names reads the key in that collation)."""
+(catalog.selectors.names reads the key in that collation)."""
 
 from importlib import import_module
 from typing import Any

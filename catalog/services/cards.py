@@ -14,15 +14,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from catalog.changes import catalog_changed
-from catalog.faces import faces_changed
+from catalog.changes import CatalogChange, catalog_changed
 from catalog.images import picture_redrawn
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
 from catalog.names import name_key
 from catalog.search.facets import card_facets
 from catalog.selectors import catalog_cards
 from catalog.services.sets import Actor, require_edit
-from catalog.validation import cards_validation_queue
 from validator.engine import (
     LANGUAGE_VERSION,
     CardBase,
@@ -137,16 +135,17 @@ def card_write(
     base_revision: int | None = None,
     proposed_by: User | None = None,
     evidence: str = "",
-    face_ahead: bool = True,
+    checked_after: bool = False,
 ) -> Card:
     """Create (`row` None) or replace a card from its typed definition, recording the saved
     document as a new revision; the one path every writer (loads, editor, API, imports,
     reverts) takes. With `base_revision`, the write happens only if the card is still at that
     revision, checked and bumped in one UPDATE so two concurrent saves cannot both succeed:
     the later raises StaleRevisionError and changes nothing. `proposed_by` and `evidence`
-    record, on the revision, the player whose proposal a curator (`actor`) accepted. Its
-    new face is queued to be drawn before anyone asks (`face_ahead`; a load has its faces
-    drawn in one pass instead)."""
+    record, on the revision, the player whose proposal a curator (`actor`) accepted. Once the
+    write commits, every app hears of the saved card (catalog/changes.py): its check, face and
+    own scenarios are queued or run then, unless `checked_after` (a load, which draws and
+    checks its cards in one pass when it is done)."""
     columns = card_columns(typed)
     with transaction.atomic():
         if row is None:
@@ -168,9 +167,7 @@ def card_write(
             row, columns, actor=actor, source=source, proposed_by=proposed_by, evidence=evidence
         ).save(force_insert=True)
         card_index_refresh(card_row=row, card=typed)
-        if face_ahead:
-            faces_changed([row.pk])
-        catalog_changed()
+        catalog_changed(CatalogChange.saved([row.pk], checked_after=checked_after))
     return row
 
 
@@ -180,11 +177,13 @@ def cards_create(
     cards: Sequence[tuple[CardBase, dict[str, Any]]],
     actor: User | None,
     source: str,
+    checked_after: bool = False,
 ) -> list[Card]:
     """Create new cards, each with its provenance, as `card_write` creates one (revision 1 and
-    its revision row, tags and facets), in four inserts however many there are: loading a
-    set the database does not hold yet (a new catalog, each test's catalog) is a few hundred
-    cards at once. The caller has made sure no card of these names is in the set."""
+    its revision row, tags and facets, the change told), in four inserts however many there
+    are: loading a set the database does not hold yet (a new catalog, each test's catalog) is
+    a few hundred cards at once. The caller has made sure no card of these names is in the
+    set."""
     columns = [card_columns(typed) for typed, _ in cards]
     with transaction.atomic():
         rows = Card.objects.bulk_create(
@@ -202,7 +201,7 @@ def cards_create(
         index = [_index_rows(row, typed) for row, (typed, _) in zip(rows, cards, strict=True)]
         CardTag.objects.bulk_create([tag for tags, _ in index for tag in tags])
         CardFacet.objects.bulk_create([facet for _, facets in index for facet in facets])
-        catalog_changed()
+        catalog_changed(CatalogChange.saved([row.pk for row in rows], checked_after=checked_after))
     return rows
 
 
@@ -246,7 +245,6 @@ def card_create(*, card_set: CardSet, actor: Actor, document: Any, source: str =
         with transaction.atomic():
             _check_name_free(card_set, typed, exclude=None)
             card = card_write(card_set=card_set, typed=typed, actor=user, source=source)
-            cards_validation_queue(card_ids=[card.pk])
     except IntegrityError as exc:  # the same name saved at the same moment by another request
         raise CardDocumentError(
             [DocumentError("name", f"the set already has a card named {typed.name!r}")]
@@ -272,7 +270,6 @@ def card_update(
             source=source,
             base_revision=base_revision,
         )
-        cards_validation_queue(card_ids=[saved.pk])
     return saved
 
 
@@ -328,8 +325,7 @@ def card_art_set(*, card: Card, actor: Actor, upload: UploadedFile[bytes]) -> Ca
         card.art.delete(save=False)
     card.art.save(f"{card.card_set.code}-{card.slug}{_suffix(clean)}", clean, save=False)
     card.save(update_fields=["art", "updated_at"])
-    faces_changed([card.pk])  # the art is drawn on the face
-    catalog_changed()
+    catalog_changed(CatalogChange(art_changed=(card.pk,)))  # the art is drawn on the face
     return card
 
 

@@ -323,7 +323,7 @@ def _load_set(
                     typed=card,
                     actor=changed_by,
                     source=source,
-                    face_ahead=False,  # load_catalog draws the faces after the load
+                    checked_after=True,  # load_catalog draws and checks them after the load
                 )
                 _provenance_set(row, provenance)
         elif provenance_merged(row.provenance or {}, card_contributed) != provenance_merged(
@@ -339,7 +339,13 @@ def _load_set(
             report.unchanged.append(card.name)
     if write and new_cards:
         assert card_set is not None
-        cards_create(card_set=card_set, cards=new_cards, actor=changed_by, source=source)
+        cards_create(
+            card_set=card_set,
+            cards=new_cards,
+            actor=changed_by,
+            source=source,
+            checked_after=True,
+        )
     return report
 
 

@@ -2,6 +2,7 @@
 authoring.transfer, their pages and their commands)."""
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from authoring.transfer import set_import
-from catalog.exports.set_yaml import SetYamlExporter
+from catalog.exports import exporter_get
 from catalog.models import Card, CardFacet, CardRevision, CardSet, CardTag
 from catalog.selectors import set_file
 from catalog.services import (
@@ -26,6 +27,7 @@ from catalog.services import (
     set_create,
 )
 from tests.conftest import CORE_SET, FIXTURE_SETS
+from tests.exporters import StandIn
 from tests.factories import monster_document
 from validator.engine import (
     CardDocumentError,
@@ -39,6 +41,7 @@ from validator.engine import (
 pytestmark = pytest.mark.django_db
 
 OFFICIAL_SET_FILES = sorted(FIXTURE_SETS.glob("munchkin-*.yaml"))
+StandInMaker = Callable[..., type[StandIn]]
 
 
 # --------------------------------------------------------------------------------------------
@@ -87,7 +90,7 @@ def my_set(alice: User, core_documents: list[dict[str, Any]]) -> CardSet:
 
 
 def export_text(card_set: CardSet) -> str:
-    _, _, content = SetYamlExporter().render(set_file=set_file(card_set=card_set))
+    _, _, content = exporter_get("set-yaml").render(set_file=set_file(card_set=card_set))
     return content.decode("utf-8")
 
 
@@ -133,7 +136,9 @@ def misspell_kind(text: str, index: int) -> tuple[str, int]:
 
 
 def test_export_of_a_custom_set_parses_back(my_set: CardSet, alice: User) -> None:
-    filename, content_type, content = SetYamlExporter().render(set_file=set_file(card_set=my_set))
+    filename, content_type, content = exporter_get("set-yaml").render(
+        set_file=set_file(card_set=my_set)
+    )
     assert filename == "alice-dungeon.yaml"
     assert content_type == "application/yaml"
     text = content.decode("utf-8")
@@ -158,8 +163,8 @@ def test_export_of_a_custom_set_parses_back(my_set: CardSet, alice: User) -> Non
 
 
 def test_export_is_stable_and_has_live_cards_only(my_set: CardSet, alice: User) -> None:
-    first = SetYamlExporter().render(set_file=set_file(card_set=my_set))
-    assert SetYamlExporter().render(set_file=set_file(card_set=my_set)) == first
+    first = exporter_get("set-yaml").render(set_file=set_file(card_set=my_set))
+    assert exporter_get("set-yaml").render(set_file=set_file(card_set=my_set)) == first
 
     card_delete(card=Card.objects.get(card_set=my_set, name="Tiny Rat"), actor=alice)
     names = [c.name for c in parse_text(export_text(my_set)).cards]
@@ -435,6 +440,21 @@ def test_export_page_downloads_the_file(client: Client, my_set: CardSet, alice: 
     assert response["Content-Disposition"] == 'attachment; filename="alice-dungeon.yaml"'
     assert "private" in response["Cache-Control"]
     assert response.content.decode() == export_text(my_set)
+
+
+def test_the_export_page_and_command_write_the_registered_exporters_file(
+    client: Client, my_set: CardSet, alice: User, tmp_path: Path, stand_in: StandInMaker
+) -> None:
+    made = stand_in("set-yaml", content_type="text/plain", filename="stand-in.yaml")
+    client.force_login(alice)
+    response = client.get(f"/sets/{my_set.code}/export.yaml")
+    assert response.status_code == 200 and response.content == StandIn.content
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="stand-in.yaml"'
+    out = tmp_path / "set.yaml"
+    call_command("export_set", my_set.code, "--output", str(out), stderr=io.StringIO())
+    assert out.read_bytes() == StandIn.content
+    assert [call["set_file"].code for call in made.calls] == [my_set.code, my_set.code]
 
 
 def test_export_of_a_private_set_is_404_for_anyone_else(

@@ -21,6 +21,7 @@ from django_tasks_db.models import DBTaskResult
 from bulk.models import BulkFile
 from bulk.services import bulk_data_refresh
 from bulk.tasks import LAST_START, bulk_data_queue
+from catalog.changes import CatalogChange
 from catalog.models import Card
 from catalog.services import card_create, card_update, set_create, set_delete, set_update
 from catalog.validation import cards_validate_saved
@@ -189,6 +190,16 @@ def test_a_catalog_change_queues_the_files_once_the_write_commits(
     assert "Fresh Ogre" in {card["name"] for card in cards}
 
 
+def test_a_site_without_official_sets_still_lists_its_cards(client: Client, alice: User) -> None:
+    public = set_create(owner=alice, code="open", name="Open", visibility="public")
+    card_create(card_set=public, actor=alice, document=monster_document("Lone Ogre"))
+    kinds = [refreshed.kind for refreshed in bulk_data_refresh()]
+    assert kinds == ["cards", "sets"]  # no official pack to build
+    cards = json.loads(gzip.decompress(download(client, listing(client)["cards"])))
+    assert [card["name"] for card in cards] == ["Lone Ogre"]
+    assert "official_pack" not in listing(client)
+
+
 def test_the_command_reports_each_file(core_catalog: None) -> None:
     out = io.StringIO()
     call_command("bulk_data", stdout=out, stderr=io.StringIO())
@@ -245,8 +256,8 @@ def test_runs_start_at_most_once_an_interval(db: None, settings: Any) -> None:
     settings.BULK_DATA_AHEAD = True
     settings.BULK_DATA_INTERVAL = 60
     cache.set(LAST_START, time.time() - 10, timeout=None)  # a run started 10 s ago
-    bulk_data_queue()
-    bulk_data_queue()  # a second change while the first run is queued: nothing more
+    bulk_data_queue(CatalogChange())
+    bulk_data_queue(CatalogChange())  # a second change while the first run is queued: nothing more
     queued = [row.task_result for row in DBTaskResult.objects.all()]
     assert [result.task.name for result in queued] == ["refresh_bulk_data"]
     run_after = queued[0].task.run_after
@@ -259,7 +270,7 @@ def test_a_run_long_after_the_last_starts_at_once(db: None, settings: Any) -> No
     settings.TASKS = DATABASE
     settings.BULK_DATA_AHEAD = True
     cache.set(LAST_START, time.time() - 3600, timeout=None)
-    bulk_data_queue()
+    bulk_data_queue(CatalogChange())
     (queued,) = [row.task_result for row in DBTaskResult.objects.all()]
     assert queued.task.name == "refresh_bulk_data"
     assert queued.task.run_after is None

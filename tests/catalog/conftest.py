@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
+from django.db.backends.utils import CursorWrapper
 
 from catalog.models import Card, CardRevision, CardSet, CardTag
 from catalog.services import card_write
@@ -149,3 +151,20 @@ def tiny_box(db: None, tmp_path: Path) -> CardSet:
     path.write_text(TINY_BOX, encoding="utf-8")
     call_command("load_catalog", str(path), stdout=io.StringIO())
     return CardSet.objects.get(code="tiny-box")
+
+
+def keep_only_indexes(cursor: CursorWrapper, keep: list[str]) -> None:
+    """Drop every other index of the cards (in the test's transaction, rolled back after)."""
+    if connection.vendor == "postgresql":
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'catalog_card' "
+            "AND indexname != 'catalog_card_pkey'"
+        )
+    else:
+        cursor.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND "
+            "tbl_name = 'catalog_card' AND sql IS NOT NULL"
+        )
+    for (index,) in cursor.fetchall():
+        if index not in keep:
+            cursor.execute(f'DROP INDEX "{index}"')

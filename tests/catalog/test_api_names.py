@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 
 from catalog.api.serializers import MAX_COLLECTION
 from catalog.models import Card
-from catalog.selectors_names import card_names_completing
+from catalog.selectors import card_names_completing
 from catalog.services import card_create, set_create
-from tests.catalog.test_fulltext import _keep_only_indexes
+from tests.catalog.conftest import keep_only_indexes
 from tests.factories import monster_document
 
 pytestmark = pytest.mark.django_db
@@ -233,7 +233,7 @@ def test_name_completion_reads_the_key_index(core_catalog: None) -> None:
     with connection.cursor() as cursor:
         # At 147 cards the planner's choice among indexes is a coin toss: with the others
         # dropped (in the test's transaction) and a scan ruled out, the key index must serve.
-        _keep_only_indexes(cursor, ["card_name_key_idx"])
+        keep_only_indexes(cursor, ["card_name_key_idx"])
         if connection.vendor == "postgresql":
             cursor.execute("SET LOCAL enable_seqscan = off")
             cursor.execute("EXPLAIN " + sql)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from catalog.models import Card, CardSet
-from catalog.selectors_completeness import set_completeness, set_help
+from catalog.selectors import set_completeness, set_help
 from catalog.services import card_create, card_write, set_create
 from tests.conftest import FIXTURE_SETS, PASSWORD
 from tests.factories import monster_document

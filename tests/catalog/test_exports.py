@@ -2,7 +2,14 @@
 
 import pytest
 
-from catalog.exports import Rendered, UnknownExporter, exporter_get, exporters, register
+from catalog.exports import (
+    Rendered,
+    UnknownExporter,
+    exporter_get,
+    exporters,
+    register,
+    registered_instead,
+)
 
 # What docs/ARCHITECTURE.md lists, each with the content type its files have.
 DOCUMENTED = {
@@ -39,3 +46,23 @@ def test_two_exporters_may_not_share_an_identifier() -> None:
     with pytest.raises(ValueError, match="two exporters are called 'pack-json'"):
         register(Impostor)
     assert exporter_get("pack-json").label == "Engine-ready pack (JSON)"
+
+
+def test_an_exporter_registered_instead_is_used_for_the_block_only() -> None:
+    class StandIn:
+        identifier = "pack-json"
+        label = "A stand-in"
+        content_type = "text/plain"
+
+        def render(self) -> Rendered:
+            return "x.txt", self.content_type, b""
+
+    class New(StandIn):
+        identifier = "brand-new"
+
+    with registered_instead(StandIn), registered_instead(New):
+        assert exporter_get("pack-json").label == "A stand-in"
+        assert exporter_get("brand-new").label == "A stand-in"
+    assert exporter_get("pack-json").label == "Engine-ready pack (JSON)"
+    with pytest.raises(UnknownExporter):
+        exporter_get("brand-new")

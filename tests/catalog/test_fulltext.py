@@ -6,11 +6,11 @@ from importlib import import_module
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.db.backends.utils import CursorWrapper
 
 from catalog.models import Card, CardTag
 from catalog.search import fulltext
 from catalog.selectors import card_search
+from tests.catalog.conftest import keep_only_indexes
 
 
 def names(query: str) -> set[str]:
@@ -67,23 +67,6 @@ def test_the_index_follows_renames_and_deletes(core_catalog: None) -> None:
     assert names("name:ogre") == set()
 
 
-def _keep_only_indexes(cursor: CursorWrapper, keep: list[str]) -> None:
-    """Drop every other index of the cards (in the test's transaction, rolled back after)."""
-    if connection.vendor == "postgresql":
-        cursor.execute(
-            "SELECT indexname FROM pg_indexes WHERE tablename = 'catalog_card' "
-            "AND indexname != 'catalog_card_pkey'"
-        )
-    else:
-        cursor.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND "
-            "tbl_name = 'catalog_card' AND sql IS NOT NULL"
-        )
-    for (index,) in cursor.fetchall():
-        if index not in keep:
-            cursor.execute(f'DROP INDEX "{index}"')
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("column", "indexes"),
@@ -107,7 +90,7 @@ def test_word_search_uses_the_index(
             # At 147 cards scanning is cheaper and the planner's choice among indexes a coin
             # toss: with the table ruled out and only these indexes left, the word search must
             # be answered from the GIN indexes of its stored words.
-            _keep_only_indexes(cursor, ["card_search_name_idx", "card_search_text_idx"])
+            keep_only_indexes(cursor, ["card_search_name_idx", "card_search_text_idx"])
             cursor.execute("SET LOCAL enable_seqscan = off")
             cursor.execute("EXPLAIN " + sql, params)
         plan = " ".join(str(row) for row in cursor.fetchall())
@@ -124,7 +107,7 @@ def test_a_search_count_can_read_the_covering_index_alone(core_catalog: None) ->
         # At 147 cards the planner's choice among indexes is a coin toss, so the others are
         # dropped (in this test's transaction, rolled back after): the count must then be
         # answered from the covering index, without reading the cards.
-        _keep_only_indexes(cursor, ["card_cover_idx"])
+        keep_only_indexes(cursor, ["card_cover_idx"])
         if connection.vendor == "postgresql":
             for plan_kind in ("seqscan", "bitmapscan"):
                 cursor.execute(f"SET LOCAL enable_{plan_kind} = off")

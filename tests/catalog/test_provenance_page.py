@@ -19,7 +19,7 @@ from django.test import Client
 from django.utils import timezone
 
 from catalog.models import Card, CardSet
-from catalog.selectors_completeness import card_provenance
+from catalog.selectors import card_provenance
 from catalog.services import card_create, set_create
 from tests.catalog.conftest import TINY_BOX
 from tests.conftest import FIXTURE_SETS

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from catalog.models import Card
 from catalog.search.keywords import KEYWORDS, KIND_ALIASES, accepted_values
-from catalog.selectors_search import (
+from catalog.selectors import (
     MAX_HINT_TERMS,
     MAX_HINT_WORDS,
     QueryHint,

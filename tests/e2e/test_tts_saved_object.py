@@ -17,9 +17,9 @@ from pytest_django.live_server_helper import LiveServer
 
 from catalog.services.cards import card_create
 from catalog.services.sets import set_create
-from packs import tts_exports
 from packs.models import TtsExport
 from packs.services import pack_build, pack_create
+from packs.tts import jobs
 from tests.conftest import CORE_SET
 from tests.e2e.sizes import by_tier
 from tests.factories import monster_document
@@ -63,8 +63,8 @@ def export_of(live_server: LiveServer, *, private: bool) -> TtsExport:
     pack = pack_create(actor=erin, built=built)
     # Made here rather than by the page's button (tests/e2e/test_tts_export.py clicks it),
     # with the address the page's request would give: this live server's.
-    export = tts_exports.tts_export_start(pack=pack, actor=erin, base_url=live_server.url)
-    tts_exports.tts_export_run(export_id=export.pk)
+    export = jobs.tts_export_start(pack=pack, actor=erin, base_url=live_server.url)
+    jobs.tts_export_run(export_id=export.pk)
     export.refresh_from_db()
     assert export.status == "done", export.error
     return export

@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 
 from validator.engine import turn
+from validator.engine.bots import FACTS, play_turn, surely_refused
 from validator.engine.cards import EffectBase
 from validator.engine.combat import resolve
-from validator.engine.game import _FACTS, Stats, _refused, _shuffle, build_game, play_turn
 from validator.engine.scenario import CardLibrary, library_from_set_files
+from validator.engine.setup import build_game, shuffle
+from validator.engine.simulation import Stats
 from validator.engine.state import Game, RuleViolation, effects_of, gold_value
 from validator.engine.strength import monsters_strength, side_strength
 
@@ -51,7 +53,7 @@ def test_the_decks_are_shuffled_as_random_shuffle_shuffles_them(length: int) -> 
         expected, shuffled = list(range(length)), list(range(length))
         reference, ours = random.Random(seed), random.Random(seed)
         reference.shuffle(expected)
-        _shuffle(ours, shuffled)  # type: ignore[arg-type]
+        shuffle(ours, shuffled)  # type: ignore[arg-type]
         assert shuffled == expected
         assert ours.getstate() == reference.getstate()  # the same draws, no more
 
@@ -103,8 +105,8 @@ def test_every_play_arrange_skips_is_one_the_rules_refuse(core_library: CardLibr
         while game.winner is None and game.turn_number <= 200:
             for seat, player in enumerate(game.players):
                 for card in list(player.hand):
-                    for how in _FACTS[card].ways:
-                        if not _refused(game, player, card, how):
+                    for how in FACTS[card].ways:
+                        if not surely_refused(game, player, card, how):
                             continue
                         trial = copy.deepcopy(game)
                         before = table(trial)

@@ -2,8 +2,10 @@
 
 from typing import Any
 
-from validator.engine.game import build_game, check_invariants, simulate
+from validator.engine.invariants import check_invariants
 from validator.engine.scenario import CardLibrary
+from validator.engine.setup import build_game
+from validator.engine.simulation import simulate
 
 
 def cards(library: CardLibrary) -> list[Any]:

@@ -4,8 +4,8 @@ fought and beaten, and levels gained per turn."""
 import json
 from typing import Any
 
-from validator.engine.game import Stats, simulate
 from validator.engine.scenario import CardLibrary, library_from_set_files
+from validator.engine.simulation import Stats, simulate
 
 # The keys `as_json()` had before the plots: they stay, with the same meaning.
 EARLIER_KEYS = {

@@ -1,4 +1,4 @@
-"""The invariants checked incrementally (game.InvariantWatch) catch what a full check catches.
+"""The invariants checked incrementally (invariants.InvariantWatch) catch what a full check catches.
 
 The watch looks again only at the piles that changed since its last check; each test primes
 it on a sound table, plants one corruption, and expects the problems check_invariants (which
@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from validator.engine.combat_specials import start_combat
-from validator.engine.game import InvariantWatch, Stats, build_game, check_invariants, play_game
+from validator.engine.invariants import InvariantWatch, check_invariants
 from validator.engine.scenario import CardLibrary
+from validator.engine.setup import build_game
+from validator.engine.simulation import Stats, play_game
 from validator.engine.state import CardInstance, Game
 
 

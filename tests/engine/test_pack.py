@@ -15,7 +15,6 @@ from tests.schema_check import schema_problems
 from validator.engine import ENGINE_VERSION
 from validator.engine import pack as pack_module
 from validator.engine.cards import CardBase, SetDocument, dump_card, load_set_file, read_yaml
-from validator.engine.game import build_game, simulate
 from validator.engine.pack import (
     DOCS_PATH,
     PACK_FORMAT,
@@ -36,6 +35,8 @@ from validator.engine.pack import (
 from validator.engine.pack import __main__ as pack_command
 from validator.engine.pack.__main__ import main
 from validator.engine.scenario import run_scenario_file
+from validator.engine.setup import build_game
+from validator.engine.simulation import simulate
 
 WHEN = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 

@@ -18,7 +18,7 @@ from validator.engine import (
     seats_to_move,
     table_view,
 )
-from validator.engine.game import check_invariants
+from validator.engine.invariants import check_invariants
 from validator.engine.scenario import CardLibrary
 from validator.engine.scenario.runner import fingerprint
 from validator.engine.strength import monsters_strength, side_strength

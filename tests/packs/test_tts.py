@@ -15,13 +15,8 @@ import jsonschema
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from packs.tts import (
-    CARDS_PER_SHEET,
-    CELL_HEIGHT,
-    CELL_WIDTH,
-    TabletopSimulatorExporter,
-    sheet_grid,
-)
+from catalog.exports import exporter_get
+from packs.tts.exporter import CARDS_PER_SHEET, CELL_HEIGHT, CELL_WIDTH, sheet_grid
 from prints.faces import HEIGHT, WIDTH, render_back, render_face
 from tests.conftest import CORE_SET, FIXTURE_SETS
 from validator.engine import (
@@ -82,7 +77,7 @@ class Export:
 
 
 def export(pack: PackDocument, base_url: str | None = None) -> Export:
-    return Export(pack, *TabletopSimulatorExporter().render(document=pack, base_url=base_url))
+    return Export(pack, *exporter_get("pack-tts").render(document=pack, base_url=base_url))
 
 
 @pytest.fixture(scope="module")
@@ -404,7 +399,7 @@ def test_backs_use_the_face_colours() -> None:
 def test_each_face_is_drawn_once_whatever_its_copies(
     small: PackDocument, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from packs import tts
+    from packs.tts import exporter
 
     drawn: list[str] = []
 
@@ -412,7 +407,7 @@ def test_each_face_is_drawn_once_whatever_its_copies(
         drawn.append(card.name)
         return render_face(card, set_code)
 
-    monkeypatch.setattr(tts, "render_face", counting)
+    monkeypatch.setattr(exporter, "render_face", counting)
     export(small)
     entries = [*small.decks.door, *small.decks.treasure]
     assert sorted(drawn) == sorted(entry.name for entry in entries)

@@ -23,12 +23,12 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.limits import BUSY_RETRY_SECONDS
+from catalog.exports import exporter_get
 from catalog.models import Card
-from packs import tts, tts_exports
 from packs.models import Pack, TtsExport
 from packs.selectors import pack_drawn_faces
 from packs.services import pack_build, pack_create
-from packs.tts import TabletopSimulatorExporter
+from packs.tts import exporter, jobs
 from prints.background import STALE_AFTER
 from prints.drawing import faces_draw
 from prints.faces import render_face
@@ -116,7 +116,7 @@ def test_an_export_is_queued_then_made_into_a_zip_that_opens(
     assert '<meta http-equiv="refresh" content="2">' in page.content.decode()
     assert "no-store" in page["Cache-Control"]
 
-    tts_exports.tts_export_run(export_id=export.pk)
+    jobs.tts_export_run(export_id=export.pk)
 
     export.refresh_from_db()
     assert export.status == JobStatus.DONE and export.error == ""
@@ -142,9 +142,9 @@ def test_an_export_is_queued_then_made_into_a_zip_that_opens(
 def test_progress_is_written_while_the_faces_are_laid_out(
     pack: Pack, alice: User, queued: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    export = tts_exports.tts_export_start(pack=pack, actor=alice)
+    export = jobs.tts_export_start(pack=pack, actor=alice)
     seen: list[tuple[str, int, int]] = []
-    writer = tts_exports._progress_writer
+    writer = jobs.progress_writer
 
     def observed(export_id: int) -> Callable[[int, int], None]:
         write = writer(export_id)
@@ -156,24 +156,24 @@ def test_progress_is_written_while_the_faces_are_laid_out(
 
         return progress
 
-    monkeypatch.setattr(tts_exports, "_progress_writer", observed)
-    monkeypatch.setattr(tts_exports, "PROGRESS_SECONDS", 0.0)
-    tts_exports.tts_export_run(export_id=export.pk)
+    monkeypatch.setattr(jobs, "progress_writer", observed)
+    monkeypatch.setattr(jobs, "PROGRESS_SECONDS", 0.0)
+    jobs.tts_export_run(export_id=export.pk)
     assert seen == [(JobStatus.RUNNING, done, 6) for done in range(1, 7)]
 
 
 def test_progress_writes_are_throttled_but_the_last_face_is_written(
     pack: Pack, alice: User, queued: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    export = tts_exports.tts_export_start(pack=pack, actor=alice)
+    export = jobs.tts_export_start(pack=pack, actor=alice)
     TtsExport.objects.filter(pk=export.pk).update(status=JobStatus.RUNNING)
     now = [100.0]
-    monkeypatch.setattr(tts_exports, "_clock", lambda: now[0])
-    progress = tts_exports._progress_writer(export.pk)
+    monkeypatch.setattr(jobs, "clock", lambda: now[0])
+    progress = jobs.progress_writer(export.pk)
     progress(1, 6)  # at once: not written
     export.refresh_from_db()
     assert export.done == 0
-    now[0] += tts_exports.PROGRESS_SECONDS
+    now[0] += jobs.PROGRESS_SECONDS
     progress(2, 6)
     export.refresh_from_db()
     assert export.done == 2
@@ -192,7 +192,7 @@ def test_the_immediate_backend_runs_a_started_export(
 ) -> None:
     settings.TASKS = IMMEDIATE
     with django_capture_on_commit_callbacks(execute=True):
-        export = tts_exports.tts_export_start(pack=pack, actor=alice)
+        export = jobs.tts_export_start(pack=pack, actor=alice)
     export.refresh_from_db()
     assert export.status == JobStatus.DONE and stored(export)
 
@@ -200,9 +200,9 @@ def test_the_immediate_backend_runs_a_started_export(
 def test_a_pack_that_does_not_load_fails_the_export_saying_why(
     pack: Pack, alice: User, queued: None, client: Client
 ) -> None:
-    export = tts_exports.tts_export_start(pack=pack, actor=alice)
+    export = jobs.tts_export_start(pack=pack, actor=alice)
     Pack.objects.filter(pk=pack.pk).update(document={**pack.document, "sha256": "0" * 64})
-    tts_exports.tts_export_run(export_id=export.pk)
+    jobs.tts_export_run(export_id=export.pk)
     export.refresh_from_db()
     assert export.status == JobStatus.FAILED and not export.archive
     assert export.error.startswith("The export failed: ValueError: the pack does not load")
@@ -218,11 +218,11 @@ def test_a_pack_that_does_not_load_fails_the_export_saying_why(
 
 
 def test_a_task_delivered_twice_renders_once(pack: Pack, alice: User, queued: None) -> None:
-    export = tts_exports.tts_export_start(pack=pack, actor=alice)
-    tts_exports.tts_export_run(export_id=export.pk)
+    export = jobs.tts_export_start(pack=pack, actor=alice)
+    jobs.tts_export_run(export_id=export.pk)
     export.refresh_from_db()
     first = export.archive.name
-    tts_exports.tts_export_run(export_id=export.pk)
+    jobs.tts_export_run(export_id=export.pk)
     export.refresh_from_db()
     assert export.archive.name == first and export.status == JobStatus.DONE
 
@@ -237,7 +237,7 @@ def counted_drawing(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         drawn.append(card.name)
         return render_face(card, set_code)
 
-    monkeypatch.setattr(tts, "render_face", counting)
+    monkeypatch.setattr(exporter, "render_face", counting)
     return drawn
 
 
@@ -247,13 +247,13 @@ def test_faces_drawn_ahead_are_used_and_only_the_others_drawn(
     names = sorted(
         entry["name"] for deck in ("door", "treasure") for entry in pack.document["decks"][deck]
     )
-    cold = TabletopSimulatorExporter().render(document=pack.document)
+    cold = exporter_get("pack-tts").render(document=pack.document)
 
     ahead = list(Card.objects.filter(card_set__code="munchkin-core", name__in=names[:4]))
     assert faces_draw(cards=ahead, workers=1) == 4
     drawn = counted_drawing(monkeypatch)
-    export = tts_exports.tts_export_start(pack=pack, actor=alice)
-    tts_exports.tts_export_run(export_id=export.pk)
+    export = jobs.tts_export_start(pack=pack, actor=alice)
+    jobs.tts_export_run(export_id=export.pk)
     export.refresh_from_db()
     assert export.status == JobStatus.DONE and export.drawn_ahead == 4
     assert sorted(drawn) == names[4:]
@@ -313,7 +313,7 @@ def test_lost_exports_fail_and_stop_counting(
     TtsExport.objects.filter(pk=lost.pk).update(
         started_at=timezone.now() - STALE_AFTER - timedelta(minutes=1)
     )
-    tts_exports.tts_export_start(pack=pack, actor=alice)
+    jobs.tts_export_start(pack=pack, actor=alice)
     lost.refresh_from_db()
     assert lost.status == JobStatus.FAILED and "lost" in lost.error
 
@@ -321,8 +321,8 @@ def test_lost_exports_fail_and_stop_counting(
 def test_another_user_can_neither_start_nor_read_an_export_of_a_private_pack(
     pack: Pack, alice: User, bob: User, queued: None, client: Client
 ) -> None:
-    export = tts_exports.tts_export_start(pack=pack, actor=alice)
-    tts_exports.tts_export_run(export_id=export.pk)
+    export = jobs.tts_export_start(pack=pack, actor=alice)
+    jobs.tts_export_run(export_id=export.pk)
     client.force_login(bob)
     assert client.post(f"/packs/{pack.pk}/tts/").status_code == 404
     assert client.get(export_page(export)).status_code == 404
@@ -362,7 +362,7 @@ def test_the_api_starts_an_export_and_reads_it_to_the_download(
     early = api.get(api_status(export) + "download.zip")
     assert early.status_code == 409 and early.json()["code"] == "conflict"
 
-    tts_exports.tts_export_run(export_id=export.pk)
+    jobs.tts_export_run(export_id=export.pk)
     done = api.get(api_status(export)).json()
     assert done["status"] == "done" and done["done"] == done["total"] == 6
     assert done["expires_at"] is not None
@@ -436,7 +436,7 @@ def test_the_pack_page_offers_the_export_and_the_old_address_leads_there(
     old = client.get(f"/packs/{pack.pk}/download.tts")
     assert old.status_code == 302
     assert old["Location"] == f"/packs/{pack.pk}/#tabletop-simulator"
-    export = tts_exports.tts_export_start(pack=pack, actor=alice)
+    export = jobs.tts_export_start(pack=pack, actor=alice)
     listed = client.get(f"/packs/{pack.pk}/").content.decode()
     assert export_page(export) in listed
 
@@ -466,8 +466,8 @@ def test_an_export_deletes_the_expired_ones_and_their_zips(
     old = finished_export(pack, alice, hours_ago=25)
     recent = finished_export(pack, alice, hours_ago=23)
     assert stored(old)
-    export = tts_exports.tts_export_start(pack=pack, actor=alice)
-    tts_exports.tts_export_run(export_id=export.pk)
+    export = jobs.tts_export_start(pack=pack, actor=alice)
+    jobs.tts_export_run(export_id=export.pk)
     assert set(TtsExport.objects.values_list("pk", flat=True)) == {recent.pk, export.pk}
     assert not stored(old)
     assert stored(recent)

@@ -34,9 +34,9 @@ from rest_framework.test import APIClient
 from catalog.models import CardSet
 from catalog.services.cards import card_create
 from catalog.services.sets import set_create
-from packs import tts_exports, tts_hosting
 from packs.models import Pack, TtsExport, TtsSheet
 from packs.services import pack_build, pack_create
+from packs.tts import hosting, jobs
 from prints.models import JobStatus
 from tests.conftest import CORE_SET, FIXTURE_SETS
 from tests.factories import monster_document
@@ -75,8 +75,8 @@ def load_two_sets() -> None:
 
 
 def exported(pack: Pack, owner: User, base_url: str) -> TtsExport:
-    export = tts_exports.tts_export_start(pack=pack, actor=owner, base_url=base_url)
-    tts_exports.tts_export_run(export_id=export.pk)
+    export = jobs.tts_export_start(pack=pack, actor=owner, base_url=base_url)
+    jobs.tts_export_run(export_id=export.pk)
     export.refresh_from_db()
     assert export.status == JobStatus.DONE, export.error
     return export
@@ -243,7 +243,7 @@ def test_a_private_packs_images_answer_only_with_the_link(
 
     bobs = Client()
     bobs.force_login(bob)
-    other_token = tts_hosting.new_token()
+    other_token = hosting.new_token()
     for path in paths:
         sha = path.rsplit("/", 1)[1]
         assert bobs.get(f"/tts/sheets/{sha}").status_code == 404  # no token
@@ -351,7 +351,7 @@ def test_the_request_that_starts_the_export_gives_the_base_unless_site_url_is_se
     assert started.status_code == 202
     export = TtsExport.objects.get(pk=started.json()["id"])
     assert export.base_url == "https://cards.example.org"
-    tts_exports.tts_export_run(export_id=export.pk)
+    jobs.tts_export_run(export_id=export.pk)
     export.refresh_from_db()
     paths = image_paths(download_saved_object(client, export), "https://cards.example.org")
     assert all(path.startswith(f"/tts/sheets/{export.token}/") for path in paths)
@@ -374,7 +374,7 @@ def test_the_request_that_starts_the_export_gives_the_base_unless_site_url_is_se
     ],
 )
 def test_loopback_addresses(base: str, local: bool) -> None:
-    assert tts_hosting.is_loopback(base) is local
+    assert hosting.is_loopback(base) is local
 
 
 def test_a_loopback_site_says_so_and_offers_the_unpacked_zips_files(
@@ -525,9 +525,9 @@ def test_the_schema_documents_the_saved_object_and_the_link() -> None:
 
 
 def test_a_run_of_an_export_already_running_is_left_alone(private_pack: Pack, alice: User) -> None:
-    export = tts_exports.tts_export_start(pack=private_pack, actor=alice, base_url="http://x")
+    export = jobs.tts_export_start(pack=private_pack, actor=alice, base_url="http://x")
     TtsExport.objects.filter(pk=export.pk).update(status=JobStatus.RUNNING)
-    tts_exports.tts_export_run(export_id=export.pk)  # a second delivery, while the first runs
+    jobs.tts_export_run(export_id=export.pk)  # a second delivery, while the first runs
     export.refresh_from_db()
     assert export.status == JobStatus.RUNNING and not export.archive
     assert not TtsSheet.objects.exists()

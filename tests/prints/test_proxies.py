@@ -26,9 +26,9 @@ from django.core.management import CommandError, call_command
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 from rest_framework.test import APIClient
 
+from catalog.exports import exporter_get
 from prints import proxies
 from prints.proxies import (
-    ProxySheetExporter,
     build_pdf,
     face_jpeg,
     proxy_cards_from_pack,
@@ -92,7 +92,7 @@ REFERENCE_OPTIONS = ProxyOptions(
 
 
 def export(cards: list[ProxyCard], **options: Any) -> bytes:
-    name, content_type, content = ProxySheetExporter().render(
+    name, content_type, content = exporter_get("proxies").render(
         cards=cards, options=ProxyOptions(**options)
     )
     assert (name, content_type) == ("proxies.pdf", "application/pdf")
@@ -567,7 +567,7 @@ def test_options_refused_with_reasons() -> None:
     with pytest.raises(ProxyError, match=r"custom paper needs its size"):
         ProxyOptions(paper="custom").check()
     with pytest.raises(ProxyError, match=r"no cards to print"):
-        ProxySheetExporter().render(cards=[], options=ProxyOptions())
+        exporter_get("proxies").render(cards=[], options=ProxyOptions())
     ProxyOptions(bleed=3).check()  # the limits themselves are fine
     ProxyOptions(bleed=0, gutter=0, margin=0).check()
 
@@ -585,7 +585,7 @@ def test_parse_size() -> None:
 
 
 def reference_page(cards: list[ProxyCard] | None = None) -> Image.Image:
-    _, _, content = ProxySheetExporter().render(
+    _, _, content = exporter_get("proxies").render(
         cards=cards or reference_cards(), options=REFERENCE_OPTIONS
     )
     return rasterise(content, 0, REFERENCE_DPI)
@@ -669,14 +669,14 @@ def test_second_export_renders_no_face(
     monkeypatch.setattr(proxies, "render_face", counting)
     cards = few(core_cards, "door", 5) + few(core_cards, "treasure", 3)
     progress: list[tuple[int, int]] = []
-    _, _, first = ProxySheetExporter().render(
+    _, _, first = exporter_get("proxies").render(
         cards=cards, options=ProxyOptions(), progress=lambda d, t: progress.append((d, t))
     )
     assert sorted(calls) == sorted(c.name for c in cards)
     assert progress[0] == (0, 8) and progress[-1] == (8, 8)
     calls.clear()
     progress.clear()
-    _, _, second = ProxySheetExporter().render(
+    _, _, second = exporter_get("proxies").render(
         cards=cards, options=ProxyOptions(), progress=lambda d, t: progress.append((d, t))
     )
     assert calls == []

@@ -9,9 +9,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from PIL import Image
 
+from catalog.exports import exporter_get
 from catalog.models import Card
 from catalog.services import card_create, set_create
-from prints.faces import ART_TOP, HEIGHT, RENDERER_VERSION, WIDTH, CardFaceExporter, render_face
+from prints.faces import ART_TOP, HEIGHT, RENDERER_VERSION, WIDTH, render_face
 from prints.selectors import face_key
 from tests.catalog.factories import card_in, png_bytes
 from tests.factories import monster_document
@@ -50,7 +51,8 @@ def test_long_text_is_cut_with_a_warning() -> None:
 
 def test_exporter_interface(core_set: Any) -> None:
     troll = next(c for c in core_set.cards if c.name == "Net Troll")
-    name, content_type, data = CardFaceExporter().render(troll, set_code="x", slug="net-troll")
+    face = exporter_get("card-face")
+    name, content_type, data = face.render(card=troll, set_code="x", slug="net-troll")
     assert (name, content_type) == ("net-troll.png", "image/png") and data[:4] == b"\x89PNG"
 
 

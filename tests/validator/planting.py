@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from validator.checks import check_card
 from validator.engine import CardBase
 from validator.mutants.operators import mutants_of_module
-from validator.mutants.planting import _function_object, plant
+from validator.mutants.planting import function_object, plant
 from validator.mutants.suite import forget_caches
 
 
@@ -18,7 +18,7 @@ def planted(mutant_id: str) -> Iterator[None]:
     after."""
     module = mutant_id.split(":")[0]
     mutant = next(m for m in mutants_of_module(module) if m.id == mutant_id)
-    function = _function_object(importlib.import_module(mutant.module_name), mutant.function)
+    function = function_object(importlib.import_module(mutant.module_name), mutant.function)
     original = function.__code__
     # Memoised values computed by the real code would hide the mutant (and values computed by
     # the mutant would outlive it): the engine's memo tables are emptied on both sides.

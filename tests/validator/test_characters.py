@@ -5,8 +5,8 @@ import pytest
 from tests.conftest import FIXTURE_SETS
 from tests.validator.planting import assert_planted_bug_fails, planted
 from validator.checks import check_card
-from validator.checks.characters import _ability_refusals
-from validator.checks.references import _library_for
+from validator.checks.characters import ability_refusals
+from validator.checks.references import library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext
 from validator.engine import CharacterCard, SetDocument, load_set_file
@@ -19,8 +19,8 @@ def test_berserking_is_refused_past_its_discards_and_outside_combat(
     assert isinstance(warrior, CharacterCard)
     berserking = next(a for a in warrior.abilities if a.slug == "berserking")
     report = CardReport("munchkin-core", warrior.name, warrior.kind_name, "full")
-    ctx = CheckContext(warrior, "munchkin-core", report, _library_for(warrior, "munchkin-core"))
-    _ability_refusals(ctx, warrior, berserking)
+    ctx = CheckContext(warrior, "munchkin-core", report, library_for(warrior, "munchkin-core"))
+    ability_refusals(ctx, warrior, berserking)
     # Up to 3 discards (the core set's Warrior): 4 are refused, and so is none, and so is a
     # second use in the fight; a combat ability is refused out of combat, and the Warrior's in
     # the hand gives none. All five are run and all hold.

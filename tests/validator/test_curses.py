@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import FIXTURE_SETS
 from tests.validator.planting import assert_planted_bug_fails, planted
 from validator.checks import check_card
-from validator.checks.curses import _discard_from_hand
+from validator.checks.curses import predict_discard_from_hand
 from validator.checks.oracle import Victim
 from validator.engine import (
     CurseCard,
@@ -41,17 +41,17 @@ RULE = DiscardFromHand(
 
 def test_a_short_hand_goes_and_a_level_with_it() -> None:
     # The rulebook's Erin: two cards held, both thrown away, one level lost.
-    after = _discard_from_hand(RULE, Victim(5, [], 1, set(), doors=1), 3)
+    after = predict_discard_from_hand(RULE, Victim(5, [], 1, set(), doors=1), 3)
     assert [(v.level, v.hand, v.doors) for v in after] == [(4, 0, 0)]
 
 
 def test_a_big_hand_keeps_two_cards_of_any_mix() -> None:
-    after = _discard_from_hand(RULE, Victim(5, [], 3, set(), doors=2), 3)
+    after = predict_discard_from_hand(RULE, Victim(5, [], 3, set(), doors=2), 3)
     assert sorted((v.level, v.hand, v.doors) for v in after) == [(5, 0, 2), (5, 1, 1), (5, 2, 0)]
 
 
 def test_level_one_stays_one() -> None:
-    after = _discard_from_hand(RULE, Victim(1, [], 2, set()), 3)
+    after = predict_discard_from_hand(RULE, Victim(1, [], 2, set()), 3)
     assert [(v.level, v.hand) for v in after] == [(1, 0)]
 
 

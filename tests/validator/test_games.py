@@ -7,7 +7,7 @@ import pytest
 from tests.conftest import FIXTURE_SETS
 from tests.validator.planting import planted
 from validator.checks import CardReport
-from validator.checks.games import _die_fault, _reshuffle_fault, add_real_play, meet_in_games
+from validator.checks.games import add_real_play, die_fault, meet_in_games, reshuffle_fault
 from validator.engine import load_set_file
 
 CORE = [
@@ -48,9 +48,9 @@ def test_a_crash_in_a_whole_game_fails_the_card(monkeypatch: pytest.MonkeyPatch)
 def test_a_die_that_is_not_six_sided_fails_every_card_of_the_games(mutant_id: str) -> None:
     """A die that never shows a 1, or shows a 7, is caught before any game is played."""
     troll = [entry for entry in CORE if entry[1].name == "Net Troll"]
-    assert _die_fault(1) is None
+    assert die_fault(1) is None
     with planted(mutant_id):
-        assert _die_fault(1) is not None
+        assert die_fault(1) is not None
         meeting = meet_in_games(troll, CORE)[("munchkin-core", "Net Troll")]
     assert meeting.crash is not None and "six-sided" in meeting.crash
 
@@ -67,7 +67,7 @@ def test_a_deck_not_made_again_by_shuffling_its_discards_fails_every_card(
 ) -> None:
     """Core rules: a deck run out is made again by shuffling its discards."""
     troll = [entry for entry in CORE if entry[1].name == "Net Troll"]
-    assert _reshuffle_fault(CORE, 1) is None
+    assert reshuffle_fault(CORE, 1) is None
     with planted(mutant_id):
         meeting = meet_in_games(troll, CORE)[("munchkin-core", "Net Troll")]
     assert meeting.crash is not None and words in meeting.crash

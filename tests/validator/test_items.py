@@ -4,8 +4,8 @@ trading rule fails the item."""
 import pytest
 
 from tests.validator.planting import assert_planted_bug_fails
-from validator.checks.items import _force_help_check
-from validator.checks.references import _library_for
+from validator.checks.items import force_help_check
+from validator.checks.references import library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext
 from validator.engine import ForceHelp, ItemCard, SetDocument
@@ -24,7 +24,7 @@ def kneepads(core_set: SetDocument) -> ItemCard:
 
 def _context(card: ItemCard) -> CheckContext:
     report = CardReport("munchkin-core", card.name, card.kind_name, "full")
-    return CheckContext(card, "munchkin-core", report, _library_for(card, "munchkin-core"))
+    return CheckContext(card, "munchkin-core", report, library_for(card, "munchkin-core"))
 
 
 def _effect(card: ItemCard) -> ForceHelp:
@@ -35,7 +35,7 @@ def test_forced_help_adds_the_helpers_level_to_the_predicted_strength(
     kneepads: ItemCard,
 ) -> None:
     ctx = _context(kneepads)
-    _force_help_check(ctx, kneepads, _effect(kneepads), WEARER, 3)
+    force_help_check(ctx, kneepads, _effect(kneepads), WEARER, 3)
     assert ctx.report.status == "pass", ctx.report.messages
     assert ctx.covered == {"force_help"}
 
@@ -46,7 +46,7 @@ def test_a_wrong_prediction_fails_the_card_instead_of_agreeing_with_the_engine(
     # Told the wearer is 4 strong, the check expects 4 + 2 and the engine's 3 + 2 disagrees:
     # the check compares the engine with a prediction, not with itself.
     ctx = _context(kneepads)
-    _force_help_check(ctx, kneepads, _effect(kneepads), WEARER, 4)
+    force_help_check(ctx, kneepads, _effect(kneepads), WEARER, 4)
     assert ctx.report.status == "fail"
     assert "fail: forces a rival to help: fighter_strength: expected 6, got 5" in (
         ctx.report.messages

@@ -1,4 +1,4 @@
-"""The checks of the effect language on synthetic cards (validator/checks/language.py): they
+"""The checks of the effect language on synthetic cards (validator/checks/language/): they
 pass on the engine, their oracle predicts an `otherwise` from the rules, and a bug planted in
 the engine where no card of the five sets reaches fails them, naming the synthetic card."""
 

@@ -9,11 +9,11 @@ from tests.factories import monster_document
 from tests.validator.planting import planted
 from validator.checks import check_card, check_document
 from validator.checks.monsters import (
-    _escape_cost_check,
-    _single_card_check,
-    _strength_both_ways,
+    escape_cost_check,
+    single_card_check,
+    strength_both_ways,
 )
-from validator.checks.references import _library_for
+from validator.checks.references import library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext
 from validator.engine import (
@@ -80,9 +80,9 @@ def test_a_bonus_against_one_sex_is_tried_both_ways() -> None:
     )
     assert isinstance(card, MonsterCard)
     report = CardReport("test", card.name, card.kind_name, "full")
-    ctx = CheckContext(card, "test", report, _library_for(card, "test"))
+    ctx = CheckContext(card, "test", report, library_for(card, "test"))
     effect = next(e for e in card.effects if isinstance(e, Strength))
-    _strength_both_ways(ctx, card, effect)
+    strength_both_ways(ctx, card, effect)
     assert report.status == "pass" and report.scenarios_run == 2
     assert ctx.covered == {"strength"}
     assert check_card(card, "test").verified
@@ -104,9 +104,9 @@ def _two_classed_monster() -> MonsterCard:
 
 def _single_card_report(card: MonsterCard, amount: int) -> CardReport:
     report = CardReport("test", card.name, card.kind_name, "full")
-    ctx = CheckContext(card, "test", report, _library_for(card, "test"))
+    ctx = CheckContext(card, "test", report, library_for(card, "test"))
     effect = next(e for e in card.effects if isinstance(e, Strength) and e.amount == amount)
-    _single_card_check(ctx, card, effect)
+    single_card_check(ctx, card, effect)
     return report
 
 
@@ -139,9 +139,9 @@ def test_a_bonus_against_the_unarmoured_is_tried_on_a_hero_in_armour_too() -> No
     )
     assert isinstance(card, MonsterCard)
     report = CardReport("test", card.name, card.kind_name, "full")
-    ctx = CheckContext(card, "test", report, _library_for(card, "test"))
+    ctx = CheckContext(card, "test", report, library_for(card, "test"))
     effect = next(e for e in card.effects if isinstance(e, Strength))
-    _strength_both_ways(ctx, card, effect)
+    strength_both_ways(ctx, card, effect)
     assert report.status == "pass" and report.scenarios_run == 2, report.messages
     assert ctx.covered == {"strength"}
 
@@ -161,9 +161,9 @@ def test_an_escape_cost_from_a_level_is_tried_on_both_sides_of_it() -> None:
     )
     assert isinstance(card, MonsterCard)
     report = CardReport("test", card.name, card.kind_name, "full")
-    ctx = CheckContext(card, "test", report, _library_for(card, "test"))
+    ctx = CheckContext(card, "test", report, library_for(card, "test"))
     cost = next(e for e in card.effects if isinstance(e, OnEscape))
-    _escape_cost_check(ctx, card, cost, 6)
+    escape_cost_check(ctx, card, cost, 6)
     assert report.status == "pass", report.messages
     assert report.scenarios_run == 3
 

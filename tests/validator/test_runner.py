@@ -6,13 +6,13 @@ import pytest
 
 from tests.factories import monster_document
 from validator.checks.oracle import Victim
-from validator.checks.references import _library_for
+from validator.checks.references import library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import (
     CheckContext,
     NoExpectation,
-    _table_matches,
     expect_values,
+    table_matches,
 )
 from validator.engine import parse_card
 
@@ -25,7 +25,7 @@ OGRE_LEVEL = 7
 def ctx() -> CheckContext:
     card = parse_card(monster_document())
     report = CardReport("test", card.name, card.kind_name, "full")
-    return CheckContext(card, "test", report, _library_for(card, "test"))
+    return CheckContext(card, "test", report, library_for(card, "test"))
 
 
 def _fight(**expect: Any) -> dict[str, Any]:
@@ -80,10 +80,10 @@ def test_an_empty_group_or_one_not_staged_covers_nothing(ctx: CheckContext) -> N
 
 def test_a_legal_run_whose_result_is_not_predicted_covers_nothing(ctx: CheckContext) -> None:
     victim = Victim(1, [], 0, set(), exact=False)
-    ctx.run("unpredicted", _fight(), _table_matches(victim, [victim]), covers=["monster"])
+    ctx.run("unpredicted", _fight(), table_matches(victim, [victim]), covers=["monster"])
     assert ctx.report.status == "pass" and ctx.covered == set()
     exact = Victim(1, [], 0, set())
-    ctx.run("predicted", _fight(), _table_matches(exact, [exact]), covers=["monster"])
+    ctx.run("predicted", _fight(), table_matches(exact, [exact]), covers=["monster"])
     assert ctx.covered == {"monster"}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from validator.checks.references import DRIFTER
-from validator.checks.runner import CheckContext, _player, typing_literal
+from validator.checks.runner import CheckContext, player, typing_literal
 from validator.engine import CharacterCard
 
 # Kinds of which a character has any number (Origins), or as many as the Level allows (Powers):
@@ -20,7 +20,8 @@ UNLIMITED = ("origin", "power")
 PLAIN = {"race": "Validator Stranger", "class": DRIFTER}
 
 
-def _character_play_checks(ctx: CheckContext, card: CharacterCard) -> None:
+def character_play_checks(ctx: CheckContext, card: CharacterCard) -> None:
+    """How a character card is played: its turn, one of its kind at a time, a Power's Rank."""
     name = card.name
     axis = card.kind_name
     if any(typing_literal(type(e)) == "sell_double" for e in card.effects):
@@ -28,7 +29,7 @@ def _character_play_checks(ctx: CheckContext, card: CharacterCard) -> None:
     ctx.run(
         "not played on another player's turn",
         {
-            "players": [_player("Hero", 3), _player("Rival", 3, hand=[name])],
+            "players": [player("Hero", 3), player("Rival", 3, hand=[name])],
             "steps": [{"play": name, "by": "Rival"}],
             "expect": {
                 "error": "own turn",
@@ -48,7 +49,7 @@ def _character_play_checks(ctx: CheckContext, card: CharacterCard) -> None:
     ctx.run(
         f"takes the place of another {axis}",
         {
-            "players": [_player("Hero", 3, in_play=[old], hand=[name]), _player("Rival")],
+            "players": [player("Hero", 3, in_play=[old], hand=[name]), player("Rival")],
             "steps": [{"play": name, "by": "Hero"}],
             "expect": {
                 "in_play": {"Hero": [name]},
@@ -60,7 +61,7 @@ def _character_play_checks(ctx: CheckContext, card: CharacterCard) -> None:
     ctx.run(
         "not played again over itself",
         {
-            "players": [_player("Hero", 3, in_play=[name], hand=[name]), _player("Rival")],
+            "players": [player("Hero", 3, in_play=[name], hand=[name]), player("Rival")],
             "steps": [{"play": name, "by": "Hero"}],
             "expect": {"error": "already", "in_play": {"Hero": [name]}, "hand_sizes": {"Hero": 1}},
         },
@@ -96,7 +97,7 @@ def _power_rank_checks(ctx: CheckContext, name: str, rank: int) -> None:
             label,
             {
                 "cards": [KNACK_DOCUMENT],
-                "players": [_player("Hero", rank, in_play=in_play, hand=[name]), _player("Rival")],
+                "players": [player("Hero", rank, in_play=in_play, hand=[name]), player("Rival")],
                 "steps": [{"play": name, "by": "Hero"}],
                 "expect": expect,
             },
@@ -118,13 +119,13 @@ def _double_sale_checks(ctx: CheckContext, card: CharacterCard) -> None:
     name = card.name
     first = [RAM, SMALL[0]]
     second = [CART, *SMALL[1:]]
-    seller = _player("Hero", 3, in_play=[name], hand=[*first, *second])
+    seller = player("Hero", 3, in_play=[name], hand=[*first, *second])
     sales = [{"sell": first, "by": "Hero"}]
     runs: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         (
             "one item alone, doubled, still short of 1,000 Gold",
             {
-                "players": [_player("Hero", 3, in_play=[name], hand=[RAM]), _player("Rival")],
+                "players": [player("Hero", 3, in_play=[name], hand=[RAM]), player("Rival")],
                 "steps": [{"sell": [RAM], "by": "Hero"}],
             },
             {"error": "1,000", "levels": {"Hero": 3}, "hand_sizes": {"Hero": 1}},
@@ -132,7 +133,7 @@ def _double_sale_checks(ctx: CheckContext, card: CharacterCard) -> None:
         (
             "no second double sale on the same turn",
             {
-                "players": [seller, _player("Rival")],
+                "players": [seller, player("Rival")],
                 "steps": [*sales, {"sell": second, "by": "Hero"}],
             },
             {"error": "1,000", "levels": {"Hero": 4}, "hand_sizes": {"Hero": 4}},
@@ -140,7 +141,7 @@ def _double_sale_checks(ctx: CheckContext, card: CharacterCard) -> None:
         (
             "the double sale comes back on its player's next turn",
             {
-                "players": [seller, _player("Rival")],
+                "players": [seller, player("Rival")],
                 "steps": [
                     *sales,
                     {"end_turn": True},
@@ -154,8 +155,8 @@ def _double_sale_checks(ctx: CheckContext, card: CharacterCard) -> None:
             "a plain sale before it comes into play leaves the double sale",
             {
                 "players": [
-                    _player("Hero", 3, hand=[name, *second, BUCKLER, *first]),
-                    _player("Rival"),
+                    player("Hero", 3, hand=[name, *second, BUCKLER, *first]),
+                    player("Rival"),
                 ],
                 # 1,100 Gold at the plain price (no change given), then 1,000 with the Ram doubled.
                 "steps": [

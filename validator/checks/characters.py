@@ -10,25 +10,25 @@ from typing import Any
 
 from validator.checks.played import (
     Source,
-    _outcomes_check,
-    _removal_check,
-    _strength_in_play_check,
+    outcomes_check,
+    removal_check,
+    strength_in_play_check,
 )
 from validator.checks.references import (
     DRIFTER,
     OGRE,
     RAGE,
     TITAN,
-    _human_relic,
-    _relic_for,
-    _stand_in,
-    _token,
+    human_relic,
+    relic_for,
+    stand_in_monster,
+    tag_token,
 )
 from validator.checks.runner import (
     CheckContext,
     Covers,
-    _player,
     expect_values,
+    player,
     typing_literal,
 )
 from validator.engine import (
@@ -47,7 +47,8 @@ from validator.engine import (
 )
 
 
-def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
+def character_checks(ctx: CheckContext, card: CharacterCard) -> None:
+    """A character card's passive effects and its abilities, each by its rule."""
     name = card.name
     fight = {"fighter": "Hero", "monsters": [OGRE]}
     rage = [{"play": RAGE, "by": "Rival", "on": OGRE}, {"resolve": True}]
@@ -58,8 +59,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 f"{effect.amount:+d} to Run Away",
                 {
                     "players": [
-                        _player("Hero", 6, in_play=[name]),
-                        _player("Rival", 1, hand=[RAGE]),
+                        player("Hero", 6, in_play=[name]),
+                        player("Rival", 1, hand=[RAGE]),
                     ],
                     "combat": fight,
                     "steps": rage,
@@ -72,8 +73,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                     f"{effect.amount:+d} to Run Away, one short",
                     {
                         "players": [
-                            _player("Hero", 6, in_play=[name]),
-                            _player("Rival", 1, hand=[RAGE]),
+                            player("Hero", 6, in_play=[name]),
+                            player("Rival", 1, hand=[RAGE]),
                         ],
                         "combat": fight,
                         "steps": rage,
@@ -83,14 +84,14 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                     covers=[RunAway],
                 )
         elif isinstance(effect, Strength) and effect.per is None:
-            _strength_in_play_check(ctx, card, effect)
+            strength_in_play_check(ctx, card, effect)
         elif isinstance(effect, Strength) and isinstance(effect.per, EquippedWithTag):
             _strength_per_tagged_item_check(ctx, card, effect, effect.per.equipped_with_tag)
         elif isinstance(effect, WinsTies):
             ctx.run(
                 "wins a tie",
                 {
-                    "players": [_player("Hero", 5, in_play=[name]), _player("Rival")],
+                    "players": [player("Hero", 5, in_play=[name]), player("Rival")],
                     "combat": fight,
                     "steps": [{"resolve": True}],
                 },
@@ -102,7 +103,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             ctx.run(
                 "a helper with it wins a tie",
                 {
-                    "players": [_player("Hero", 3), _player("Helper", 2, in_play=[name])],
+                    "players": [player("Hero", 3), player("Helper", 2, in_play=[name])],
                     "combat": fight,
                     "steps": [{"help": "Helper"}, {"resolve": True}],
                 },
@@ -120,8 +121,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                     label,
                     {
                         "players": [
-                            _player("Hero", level, in_play=in_play, hand=hand),
-                            _player("Rival"),
+                            player("Hero", level, in_play=in_play, hand=hand),
+                            player("Rival"),
                         ],
                         "combat": fight,
                         "steps": [{"resolve": True}],
@@ -134,13 +135,13 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 f"keeps {effect.size} cards after charity",
                 {
                     "players": [
-                        _player(
+                        player(
                             "Hero",
                             5,
                             in_play=[name],
                             hand=["Validator Trinket"] * (effect.size + 1),
                         ),
-                        _player("Rival", 1),
+                        player("Rival", 1),
                     ],
                     "steps": [{"end_turn": True}],
                 },
@@ -157,9 +158,9 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                     label,
                     {
                         "players": [
-                            _player("Hero", 5, in_play=[name], hand=["Validator Trinket"] * held),
-                            _player("Rival", 3),
-                            _player("Third", 1),
+                            player("Hero", 5, in_play=[name], hand=["Validator Trinket"] * held),
+                            player("Rival", 3),
+                            player("Third", 1),
                         ],
                         "steps": [{"end_turn": True}],
                     },
@@ -170,10 +171,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 "carries another Big item",
                 {
                     "players": [
-                        _player(
-                            "Hero", 5, in_play=[name, "Validator Cart"], hand=["Validator Ram"]
-                        ),
-                        _player("Rival"),
+                        player("Hero", 5, in_play=[name, "Validator Cart"], hand=["Validator Ram"]),
+                        player("Rival"),
                     ],
                     "steps": [{"equip": "Validator Ram", "by": "Hero"}],
                     "expect": {"equipped": {"Hero": ["Validator Cart", "Validator Ram"]}},
@@ -185,8 +184,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 "a helper gains a level per monster",
                 {
                     "players": [
-                        _player("Hero", 3, in_play=["Validator Gauntlet"]),
-                        _player("Helper", 2, in_play=[name]),
+                        player("Hero", 3, in_play=["Validator Gauntlet"]),
+                        player("Helper", 2, in_play=[name]),
                     ],
                     "combat": fight,
                     "steps": [{"help": "Helper"}, {"resolve": True}],
@@ -199,8 +198,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 "a helper gains a level for each of two monsters",
                 {
                     "players": [
-                        _player("Hero", 3, in_play=["Validator Gauntlet"]),
-                        _player("Helper", 2, in_play=[name]),
+                        player("Hero", 3, in_play=["Validator Gauntlet"]),
+                        player("Helper", 2, in_play=[name]),
                     ],
                     "combat": {"fighter": "Hero", "monsters": [OGRE, OGRE]},
                     "steps": [{"help": "Helper"}, {"resolve": True}],
@@ -211,7 +210,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             ctx.run(
                 "helping with no fight refused",
                 {
-                    "players": [_player("Hero", 3), _player("Helper", 2, in_play=[name])],
+                    "players": [player("Hero", 3), player("Helper", 2, in_play=[name])],
                     "steps": [{"help": "Helper"}],
                     "expect": {"error": True, "levels": {"Helper": 2}},
                 },
@@ -222,9 +221,9 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 "a second helper refused",
                 {
                     "players": [
-                        _player("Hero", 3, in_play=["Validator Gauntlet"]),
-                        _player("Helper", 2, in_play=[name]),
-                        _player("Third", 4),
+                        player("Hero", 3, in_play=["Validator Gauntlet"]),
+                        player("Helper", 2, in_play=[name]),
+                        player("Third", 4),
                     ],
                     "combat": fight,
                     "steps": [{"help": "Helper"}, {"help": "Third"}],
@@ -239,10 +238,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 "sells one item at double value",
                 {
                     "players": [
-                        _player(
-                            "Hero", 3, in_play=[name], hand=["Validator Ram", "Validator Helm"]
-                        ),
-                        _player("Rival"),
+                        player("Hero", 3, in_play=[name], hand=["Validator Ram", "Validator Helm"]),
+                        player("Rival"),
                     ],
                     "steps": [{"sell": ["Validator Ram", "Validator Helm"], "by": "Hero"}],
                 },
@@ -254,13 +251,13 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
     ctx.run(
         f"{name} discarded in a fight",
         {
-            "players": [_player("Hero", 3, in_play=[name]), _player("Rival")],
+            "players": [player("Hero", 3, in_play=[name]), player("Rival")],
             "combat": fight,
             "steps": [{"discard_card": name, "by": "Hero"}],
             "expect": {"not_in_play": {"Hero": [name]}},
         },
     )
-    relic = _relic_for(card)
+    relic = relic_for(card)
     if relic is not None:
         # An item only this card's character may use counts while the card is in play, and
         # its bonus stops the moment the card is discarded (core rules, Items: the Mace of
@@ -268,7 +265,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
         ctx.run(
             f"an item only for {name} counts nothing once {name} is discarded",
             {
-                "players": [_player("Hero", 3, in_play=[name, relic]), _player("Rival")],
+                "players": [player("Hero", 3, in_play=[name, relic]), player("Rival")],
                 "combat": fight,
                 "steps": [{"discard_card": name, "by": "Hero"}],
                 "expect": {"in_play": {"Hero": [relic]}},
@@ -278,11 +275,11 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
     if card.kind == "race" and name.casefold() != "human":
         # With no Race card, a character is Human (core rules, Race): an item only for
         # Humans is refused beside the card, and equipped once the card is discarded.
-        human = _human_relic()
+        human = human_relic()
         ctx.run(
             f"Human once {name} is discarded: an item only for Humans equipped",
             {
-                "players": [_player("Hero", 3, in_play=[name], hand=[human]), _player("Rival")],
+                "players": [player("Hero", 3, in_play=[name], hand=[human]), player("Rival")],
                 "steps": [
                     {"discard_card": name, "by": "Hero"},
                     {"equip": human, "by": "Hero"},
@@ -293,7 +290,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
         ctx.run(
             f"an item only for Humans refused beside {name}",
             {
-                "players": [_player("Hero", 3, in_play=[name], hand=[human]), _player("Rival")],
+                "players": [player("Hero", 3, in_play=[name], hand=[human]), player("Rival")],
                 "steps": [{"equip": human, "by": "Hero"}],
                 "expect": {"error": True, "in_play": {"Hero": [name]}},
             },
@@ -301,7 +298,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
     ctx.run(
         "an item refused as a discarded character card",
         {
-            "players": [_player("Hero", 3, in_play=[name, "Validator Helm"]), _player("Rival")],
+            "players": [player("Hero", 3, in_play=[name, "Validator Helm"]), player("Rival")],
             "steps": [{"discard_card": "Validator Helm", "by": "Hero"}],
             "expect": {"error": True, "in_play": {"Hero": [name, "Validator Helm"]}},
         },
@@ -314,8 +311,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             "an ability the card does not have refused",
             {
                 "players": [
-                    _player("Hero", 3, in_play=[name], hand=["Validator Trinket"]),
-                    _player("Rival", in_play=["Validator Helm"]),
+                    player("Hero", 3, in_play=[name], hand=["Validator Trinket"]),
+                    player("Rival", in_play=["Validator Helm"]),
                 ],
                 "dice": [6],
                 "steps": [
@@ -340,8 +337,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             "an ability refused when not named, the card having several",
             {
                 "players": [
-                    _player("Hero", 3, in_play=[name], hand=["Validator Trinket"]),
-                    _player("Rival"),
+                    player("Hero", 3, in_play=[name], hand=["Validator Trinket"]),
+                    player("Rival"),
                 ],
                 "combat": fight,
                 "steps": [{"use": name, "by": "Hero", "discard": ["Validator Trinket"]}],
@@ -362,7 +359,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             ctx.run(
                 f"{ability.name} with {discards} discard(s)",
                 {
-                    "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                    "players": [player("Hero", 3, in_play=[name], hand=hand), player("Rival")],
                     "combat": {"fighter": "Hero", "monsters": [monster]},
                     "steps": [
                         {
@@ -385,7 +382,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 f"{ability.name} against two monsters, none named"
                 + (", nor the ability" if only else ""),
                 {
-                    "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                    "players": [player("Hero", 3, in_play=[name], hand=hand), player("Rival")],
                     "combat": {"fighter": "Hero", "monsters": [monster, monster]},
                     "steps": [
                         {
@@ -402,7 +399,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             ctx.run(
                 f"{ability.name} refused outside its condition",
                 {
-                    "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                    "players": [player("Hero", 3, in_play=[name], hand=hand), player("Rival")],
                     "combat": {"fighter": "Hero", "monsters": [monster]},
                     "steps": [
                         {"use": name, "ability": ability.slug, "by": "Hero", "discard": hand[:1]}
@@ -417,7 +414,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             ctx.run(
                 f"{ability.name} on a fighting player",
                 {
-                    "players": [_player("Hero", 3), _player("Rival", 1, in_play=[name], hand=hand)],
+                    "players": [player("Hero", 3), player("Rival", 1, in_play=[name], hand=hand)],
                     "combat": {"fighter": "Hero", "monsters": [monster]},
                     "steps": [
                         {
@@ -436,11 +433,11 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
             # (the cards kept).
             step = {"use": name, "ability": ability.slug, "by": "Rival"}
             paid = {"discard": hand[: max(1, discards)]}
-            third = _player("Third", 2)
+            third = player("Third", 2)
             ctx.run(
                 f"{ability.name} on the fighter when no one is named",
                 {
-                    "players": [_player("Hero", 3), _player("Rival", 1, in_play=[name], hand=hand)],
+                    "players": [player("Hero", 3), player("Rival", 1, in_play=[name], hand=hand)],
                     "combat": {"fighter": "Hero", "monsters": [monster]},
                     "steps": [{**step, **paid}],
                 },
@@ -450,8 +447,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                 f"{ability.name} refused on a player outside the fight",
                 {
                     "players": [
-                        _player("Hero", 3),
-                        _player("Rival", 1, in_play=[name], hand=hand),
+                        player("Hero", 3),
+                        player("Rival", 1, in_play=[name], hand=hand),
                         third,
                     ],
                     "combat": {"fighter": "Hero", "monsters": [monster]},
@@ -475,8 +472,8 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                     f"{ability.name} helps running away{short}",
                     {
                         "players": [
-                            _player("Hero", 6, in_play=[name], hand=hand),
-                            _player("Rival", 1, hand=[RAGE]),
+                            player("Hero", 6, in_play=[name], hand=hand),
+                            player("Rival", 1, hand=[RAGE]),
                         ],
                         "combat": fight,
                         "steps": [
@@ -495,7 +492,7 @@ def _character_checks(ctx: CheckContext, card: CharacterCard) -> None:
                     covers=covers,
                 )
         _ability_effect_checks(ctx, card, ability)
-        _ability_refusals(ctx, card, ability)
+        ability_refusals(ctx, card, ability)
         _ability_payments(ctx, card, ability)
         _per_victim_checks(ctx, card, ability)
         _removal_ends_the_fight_check(ctx, card, ability)
@@ -505,7 +502,7 @@ def _conditional_ability_check(
     ctx: CheckContext, card: CharacterCard, ability: Ability, strength: list[Strength]
 ) -> None:
     """A strength ability against a monster it names: used on a stand-in for that monster."""
-    monster = _stand_in(ability.when) if ability.when is not None else None
+    monster = stand_in_monster(ability.when) if ability.when is not None else None
     if monster is None or ability.target != "self":
         return
     source = Source(card, ability)
@@ -515,8 +512,8 @@ def _conditional_ability_check(
         f"{ability.name} against {monster}",
         {
             "players": [
-                _player("Hero", 3, in_play=source.table(), hand=source.hand()),
-                _player("Rival"),
+                player("Hero", 3, in_play=source.table(), hand=source.hand()),
+                player("Rival"),
             ],
             "combat": {"fighter": "Hero", "monsters": [monster]},
             "steps": [source.step()],
@@ -529,8 +526,8 @@ def _conditional_ability_check(
         f"{ability.name} against {monster} and another monster",
         {
             "players": [
-                _player("Hero", 3, in_play=source.table(), hand=source.hand()),
-                _player("Rival"),
+                player("Hero", 3, in_play=source.table(), hand=source.hand()),
+                player("Rival"),
             ],
             "combat": {"fighter": "Hero", "monsters": [monster, OGRE]},
             "steps": [source.step()],
@@ -544,12 +541,12 @@ def _ability_effect_checks(ctx: CheckContext, card: CharacterCard, ability: Abil
     outcomes = [e for e in ability.effects if isinstance(e, OutcomeBase)]
     for effect in ability.effects:
         if isinstance(effect, RemoveMonster):
-            _removal_check(ctx, source, effect, outcomes)
+            removal_check(ctx, source, effect, outcomes)
         elif isinstance(effect, DrawFromDiscard):
             _draw_from_discard_check(ctx, source)
             _draw_before_paying_check(ctx, source)
     if outcomes and ability.timing not in ("combat", "running_away") and ability.target == "self":
-        _outcomes_check(ctx, source, outcomes)
+        outcomes_check(ctx, source, outcomes)
 
 
 def _draw_from_discard_check(ctx: CheckContext, source: Source) -> None:
@@ -559,8 +556,8 @@ def _draw_from_discard_check(ctx: CheckContext, source: Source) -> None:
         f"{source.label}: the top of the discards instead of a draw",
         {
             "players": [
-                _player("Hero", 3, in_play=source.table(), hand=source.hand()),
-                _player("Rival", in_play=["Validator Stranger"]),
+                player("Hero", 3, in_play=source.table(), hand=source.hand()),
+                player("Rival", in_play=["Validator Stranger"]),
             ],
             "deck": {"door": [OGRE]},
             "steps": [
@@ -587,8 +584,8 @@ def _draw_before_paying_check(ctx: CheckContext, source: Source) -> None:
         f"{source.label}: the top of the discards taken before the payment",
         {
             "players": [
-                _player("Hero", 3, in_play=source.table(), hand=paid),
-                _player("Rival", in_play=["Validator Stranger"]),
+                player("Hero", 3, in_play=source.table(), hand=paid),
+                player("Rival", in_play=["Validator Stranger"]),
             ],
             "deck": {"door": [OGRE]},
             "steps": [
@@ -620,7 +617,7 @@ def _removal_ends_the_fight_check(ctx: CheckContext, card: CharacterCard, abilit
     ctx.run(
         f"{ability.name} on the only monster ends the fight",
         {
-            "players": [_player("Hero", 3, in_play=[card.name], hand=hand), _player("Rival")],
+            "players": [player("Hero", 3, in_play=[card.name], hand=hand), player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [OGRE]},
             "deck": {"treasure": ["Validator Helm", "Validator Mail"]},
             "steps": [
@@ -640,7 +637,7 @@ def _removal_ends_the_fight_check(ctx: CheckContext, card: CharacterCard, abilit
     )
 
 
-def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) -> None:
+def ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) -> None:
     """What the ability's card refuses, read from its cost, timing and limit: more discards
     than it takes, or fewer than it costs; use out of combat when it is for combat; a second
     use in one fight when it is once per combat. Each refusal leaves the hand as it was."""
@@ -661,7 +658,7 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
         ctx.run(
             label,
             {
-                "players": [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                "players": [player("Hero", 3, in_play=[name], hand=hand), player("Rival")],
                 **(fight if combat else {}),
                 "steps": steps,
                 "expect": {"error": True, "hand_sizes": {"Hero": held}},
@@ -687,12 +684,12 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
         # Used by its player about to kick open the door (own turn, no fight yet), and only
         # with a card in the Door discards to take.
         toss = {"discard_card": "Validator Stranger", "by": "Rival"}
-        stranger = _player("Rival", 1, in_play=["Validator Stranger"])
+        stranger = player("Rival", 1, in_play=["Validator Stranger"])
         for label, players, steps, combat in (
             (
                 "on another player's turn",
                 [
-                    _player("Hero", 3),
+                    player("Hero", 3),
                     {**stranger, "in_play": ["Validator Stranger", name], "hand": hand},
                 ],
                 [toss, {**use(most), "by": "Rival"}],
@@ -700,13 +697,13 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
             ),
             (
                 "in a fight",
-                [_player("Hero", 3, in_play=[name], hand=hand), stranger],
+                [player("Hero", 3, in_play=[name], hand=hand), stranger],
                 [toss, use(most)],
                 True,
             ),
             (
                 "with the Door discards empty",
-                [_player("Hero", 3, in_play=[name], hand=hand), _player("Rival")],
+                [player("Hero", 3, in_play=[name], hand=hand), player("Rival")],
                 [use(most)],
                 False,
             ),
@@ -730,7 +727,7 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
     ctx.run(
         f"{ability.name} refused with {name} in the hand",
         {
-            "players": [_player("Hero", 3, hand=[name, *hand]), _player("Rival")],
+            "players": [player("Hero", 3, hand=[name, *hand]), player("Rival")],
             **(fight if in_combat else {}),
             "steps": [use(most)],
             "expect": {"error": True, "hand_sizes": {"Hero": len(hand) + 1}},
@@ -744,8 +741,8 @@ def _ability_refusals(ctx: CheckContext, card: CharacterCard, ability: Ability) 
             f"{ability.name} refused paid from the table",
             {
                 "players": [
-                    _player("Hero", 3, in_play=[name, "Validator Helm"], hand=hand),
-                    _player("Rival", in_play=["Validator Stranger"] if on_draw else []),
+                    player("Hero", 3, in_play=[name, "Validator Helm"], hand=hand),
+                    player("Rival", in_play=["Validator Stranger"] if on_draw else []),
                 ],
                 **(fight if in_combat else {}),
                 "steps": [
@@ -779,7 +776,7 @@ def _ability_payments(ctx: CheckContext, card: CharacterCard, ability: Ability) 
         ctx.run(
             f"{ability.name} refused with an empty hand",
             {
-                "players": [_player("Hero", 3, in_play=[name]), _player("Rival")],
+                "players": [player("Hero", 3, in_play=[name]), player("Rival")],
                 **fight,
                 "steps": [{"use": name, "ability": ability.slug, "by": "Hero"}],
                 "expect": {"error": True},
@@ -795,8 +792,8 @@ def _ability_payments(ctx: CheckContext, card: CharacterCard, ability: Ability) 
         f"{ability.name} refused paid with {name} itself",
         {
             "players": [
-                _player("Hero", 3, in_play=[name], hand=["Validator Trinket"] * most),
-                _player("Rival"),
+                player("Hero", 3, in_play=[name], hand=["Validator Trinket"] * most),
+                player("Rival"),
             ],
             **fight,
             "steps": [
@@ -818,7 +815,7 @@ def _ability_payments(ctx: CheckContext, card: CharacterCard, ability: Ability) 
     ctx.run(
         f"{ability.name} paid with another character card in play",
         {
-            "players": [_player("Hero", 3, in_play=[name, other], hand=hand), _player("Rival")],
+            "players": [player("Hero", 3, in_play=[name, other], hand=hand), player("Rival")],
             **fight,
             "steps": [
                 {
@@ -860,9 +857,9 @@ def _per_victim_checks(ctx: CheckContext, card: CharacterCard, ability: Ability)
         }
 
     players = [
-        _player("Hero", 3),
-        _player("Rival", 1, in_play=[name], hand=hand),
-        _player("Helper", 2),
+        player("Hero", 3),
+        player("Rival", 1, in_play=[name], hand=hand),
+        player("Helper", 2),
     ]
     fight = {"fighter": "Hero", "monsters": [OGRE]}
     ctx.run(
@@ -908,8 +905,8 @@ def _helper_win_checks(ctx: CheckContext, name: str, fight: dict[str, Any]) -> N
             {
                 **options,
                 "players": [
-                    _player("Hero", hero, in_play=["Validator Gauntlet"]),
-                    _player("Helper", helper, in_play=[name]),
+                    player("Hero", hero, in_play=["Validator Gauntlet"]),
+                    player("Helper", helper, in_play=[name]),
                 ],
                 "combat": fight,
                 "steps": [{"help": "Helper"}, {"resolve": True}],
@@ -927,7 +924,7 @@ def _strength_per_tagged_item_check(
     the owner has equipped that carry the tag, so none without one, twice with two, and never
     for an item of another tag nor for one only carried. The tag's token has no bonus of its
     own; the Helm beside it adds its +1."""
-    token = _token(tag)
+    token = tag_token(tag)
     for label, equipped, carried, count in (
         ("no bonus without an item of its tag", [], [], 0),
         ("its bonus for each of two items of its tag", [token, token], [], 2),
@@ -937,10 +934,10 @@ def _strength_per_tagged_item_check(
             label,
             {
                 "players": [
-                    _player(
+                    player(
                         "Hero", 2, in_play=[card.name, "Validator Helm", *equipped], carried=carried
                     ),
-                    _player("Rival"),
+                    player("Rival"),
                 ],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
             },
@@ -959,7 +956,7 @@ def _monster_level_checks(ctx: CheckContext, card: CharacterCard, ability: Abili
     ctx.run(
         f"{ability.name}: the Level of a monster from the hand",
         {
-            "players": [_player("Hero", 3, in_play=[card.name], hand=[TITAN]), _player("Rival")],
+            "players": [player("Hero", 3, in_play=[card.name], hand=[TITAN]), player("Rival")],
             **fight,
             "steps": [{**step, "discard": [TITAN]}],
         },
@@ -973,7 +970,7 @@ def _monster_level_checks(ctx: CheckContext, card: CharacterCard, ability: Abili
         ctx.run(
             f"{ability.name} {label}",
             {
-                "players": [_player("Hero", 3, in_play=[card.name], hand=hand), _player("Rival")],
+                "players": [player("Hero", 3, in_play=[card.name], hand=hand), player("Rival")],
                 **where,
                 "steps": [{**step, "discard": hand}],
                 "expect": {"error": True, "hand_sizes": {"Hero": 1}},

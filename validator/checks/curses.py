@@ -13,17 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from validator.checks.oracle import Victim, _bonus, predict
+from validator.checks.oracle import Victim, items_bonus, predict
 from validator.checks.references import EQUIPMENT, ITEM_FACTS, OGRE, RAGE
 from validator.checks.runner import (
     CheckContext,
-    _kinds,
-    _player,
-    _predictable,
-    _table_matches,
-    _walk,
     expect_values,
+    is_predictable,
+    kinds_of,
+    player,
+    table_matches,
     typing_literal,
+    walk_effects,
 )
 from validator.checks.victims import (
     DOOM,
@@ -34,7 +34,7 @@ from validator.checks.victims import (
     SHIP_CARD,
     TABLE_OUTCOMES,
     Delivery,
-    _victim_runs,
+    victim_runs,
 )
 from validator.engine import (
     CurseCard,
@@ -69,15 +69,15 @@ def _hand_discard_known(effect: EffectBase) -> bool:
         isinstance(effect, DiscardFromHand)
         and effect.when is None
         and not effect.otherwise
-        and all(_predictable(e) for e in effect.if_fewer or ())
+        and all(is_predictable(e) for e in effect.if_fewer or ())
     )
 
 
 def _known(effect: EffectBase) -> bool:
-    return _predictable(effect) or _hand_discard_known(effect)
+    return is_predictable(effect) or _hand_discard_known(effect)
 
 
-def _discard_from_hand(effect: DiscardFromHand, victim: Victim, die: int) -> list[Victim]:
+def predict_discard_from_hand(effect: DiscardFromHand, victim: Victim, die: int) -> list[Victim]:
     """The victim throws away `count` cards, any mix of Treasures and Doors they like; holding
     fewer, all of them, and then what the card adds for a short hand."""
     held = victim.hand + victim.doors
@@ -102,7 +102,7 @@ def _predict_cast(outcomes: Sequence[EffectBase], victim: Victim, die: int) -> l
             if state.dead:
                 after = [state]
             elif isinstance(effect, DiscardFromHand) and _hand_discard_known(effect):
-                after = _discard_from_hand(effect, state, die)
+                after = predict_discard_from_hand(effect, state, die)
             else:
                 after = predict([effect], state, die)
             for one in after:
@@ -111,7 +111,8 @@ def _predict_cast(outcomes: Sequence[EffectBase], victim: Victim, die: int) -> l
     return states
 
 
-def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
+def curse_checks(ctx: CheckContext, card: CurseCard) -> None:
+    """A curse cast on the victims, its lasting part, and a Trap against a Secret Identity."""
     name = card.name
     outcomes: Sequence[EffectBase] = [e for e in card.effects if isinstance(e, OutcomeBase)]
     lasting = [e for e in card.effects if not isinstance(e, OutcomeBase)]
@@ -122,8 +123,8 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
             ctx.report.warn(
                 f"the curse's {', '.join(names)} is run but its result is not predicted"
             )
-        shown = [e for e in _walk(outcomes) if not isinstance(e, TABLE_OUTCOMES)]
-        _victim_runs(
+        shown = [e for e in walk_effects(outcomes) if not isinstance(e, TABLE_OUTCOMES)]
+        victim_runs(
             ctx,
             outcomes,
             lambda victim, die: _predict_cast(outcomes, victim, die),
@@ -132,7 +133,7 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
             pursued=1,
             dice=[3],
             label="cast",
-            covers=_kinds(shown) if predictable else [],
+            covers=kinds_of(shown) if predictable else [],
         )
         for effect in outcomes:
             if isinstance(effect, DiscardFromHand) and predictable:
@@ -145,8 +146,8 @@ def _curse_checks(ctx: CheckContext, card: CurseCard) -> None:
             "its lasting part stays with the victim",
             {
                 "players": [
-                    _player("Hero", 5, in_play=["Validator Helm"]),
-                    _player("Rival", 1, hand=[name]),
+                    player("Hero", 5, in_play=["Validator Helm"]),
+                    player("Rival", 1, hand=[name]),
                 ],
                 "steps": [{"play": name, "by": "Rival", "on": "Hero"}],
                 "expect": {"in_play": {"Hero": [name, "Validator Helm"]}},
@@ -171,8 +172,8 @@ def _dead_victim_run(ctx: CheckContext, card: CurseCard, outcomes: Sequence[Effe
         "cast on a victim killed just before",
         {
             "players": [
-                _player("Hero", 5, in_play=["Validator Helm"]),
-                _player("Rival", 1, hand=[DOOM, card.name]),
+                player("Hero", 5, in_play=["Validator Helm"]),
+                player("Rival", 1, hand=[DOOM, card.name]),
             ],
             "steps": [
                 {"play": DOOM, "by": "Rival", "on": "Hero"},
@@ -181,7 +182,7 @@ def _dead_victim_run(ctx: CheckContext, card: CurseCard, outcomes: Sequence[Effe
             "dice": [3],
             "cards": [DOOM_CARD],
         },
-        _table_matches(victim, _predict_cast([Death(type="death"), *outcomes], victim, 3)),
+        table_matches(victim, _predict_cast([Death(type="death"), *outcomes], victim, 3)),
     )
 
 
@@ -197,8 +198,8 @@ def _dead_with_ship_run(ctx: CheckContext, card: CurseCard, outcomes: Sequence[E
         "cast on a victim killed just before, with an enhancer fitted on their Ship",
         {
             "players": [
-                _player("Hero", 5, in_play=["Validator Helm", SHIP], hand=[ENHANCER]),
-                _player("Rival", 1, hand=[DOOM, card.name]),
+                player("Hero", 5, in_play=["Validator Helm", SHIP], hand=[ENHANCER]),
+                player("Rival", 1, hand=[DOOM, card.name]),
             ],
             "steps": [
                 {"play": ENHANCER, "by": "Hero", "with": SHIP},
@@ -208,7 +209,7 @@ def _dead_with_ship_run(ctx: CheckContext, card: CurseCard, outcomes: Sequence[E
             "dice": [3],
             "cards": [DOOM_CARD, SHIP_CARD, ENHANCER_CARD],
         },
-        _table_matches(victim, _predict_cast([Death(type="death"), *outcomes], victim, 3)),
+        table_matches(victim, _predict_cast([Death(type="death"), *outcomes], victim, 3)),
     )
 
 
@@ -223,21 +224,21 @@ def _hand_discard_runs(
             continue
         doors = held // 2
         victim = Victim(5, [], held - doors, set(), doors=doors)
-        hero = _player(
+        hero = player(
             "Hero", 5, hand=["Validator Trinket"] * (held - doors) + ["Validator Door"] * doors
         )
         ctx.run(
             f"cast on a victim holding {held} cards",
-            deliver([hero, _player("Rival")], [], 3),
-            _table_matches(victim, _predict_cast(outcomes, victim, 3)),
-            covers=_kinds([effect]),
+            deliver([hero, player("Rival")], [], 3),
+            table_matches(victim, _predict_cast(outcomes, victim, 3)),
+            covers=kinds_of([effect]),
         )
 
 
 def _cursed_fight(card: CurseCard, level: int, **hero: Any) -> dict[str, Any]:
     """The Rival curses the Hero in the middle of a fight with the Ogre."""
     return {
-        "players": [_player("Hero", level, **hero), _player("Rival", 1, hand=[card.name, RAGE])],
+        "players": [player("Hero", level, **hero), player("Rival", 1, hand=[card.name, RAGE])],
         "combat": {"fighter": "Hero", "monsters": [OGRE]},
         "steps": [{"play": card.name, "by": "Rival", "on": "Hero"}],
     }
@@ -269,7 +270,7 @@ def _die_rolls_check(ctx: CheckContext, card: CurseCard, effect: DieRolls) -> No
 
 def _only_slot_check(ctx: CheckContext, card: CurseCard, effect: OnlySlotBonuses) -> None:
     gear = [*EQUIPMENT, "Validator Gauntlet"]
-    counted = _bonus(i for i in gear if ITEM_FACTS[i]["slot"] == effect.slot)
+    counted = items_bonus(i for i in gear if ITEM_FACTS[i]["slot"] == effect.slot)
     document = _cursed_fight(card, 5, in_play=gear)
     document["steps"].append({"resolve": True})
     # A "next combat" curse is spent with the fight it counted in.
@@ -321,8 +322,8 @@ def _ends_with_slot_checks(ctx: CheckContext, card: CurseCard) -> None:
             f"it {'stays when' if stays else 'goes when'} the {lost} is taken",
             {
                 "players": [
-                    _player("Hero", 5, in_play=[own, other]),
-                    _player("Rival", 1, hand=[card.name, loss["name"]]),
+                    player("Hero", 5, in_play=[own, other]),
+                    player("Rival", 1, hand=[card.name, loss["name"]]),
                 ],
                 "steps": [
                     {"play": card.name, "by": "Rival", "on": "Hero"},
@@ -353,7 +354,7 @@ def _secret_identity_checks(ctx: CheckContext, card: CurseCard) -> None:
     keeps them all and his Level, and the Trap is discarded); on a 6 it hits and the Secret
     Identity card is lost as well."""
     hand = ["Validator Door"] * 2
-    wearer = _player("Hero", 4, in_play=[MASK, *EQUIPMENT], hand=hand)
+    wearer = player("Hero", 4, in_play=[MASK, *EQUIPMENT], hand=hand)
     for label, roll, expect in (
         (
             "a Trap misses a Secret Identity on a roll of 3",
@@ -375,7 +376,7 @@ def _secret_identity_checks(ctx: CheckContext, card: CurseCard) -> None:
             label,
             {
                 "cards": [MASK_DOCUMENT],
-                "players": [wearer, _player("Rival", 1, hand=[card.name])],
+                "players": [wearer, player("Rival", 1, hand=[card.name])],
                 "steps": [{"play": card.name, "by": "Rival", "on": "Hero"}],
                 "dice": [roll],
                 "expect": expect,

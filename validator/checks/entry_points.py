@@ -10,23 +10,23 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from validator.checks.character_play import _character_play_checks
-from validator.checks.characters import _character_checks
-from validator.checks.curses import _curse_checks
+from validator.checks.character_play import character_play_checks
+from validator.checks.characters import character_checks
+from validator.checks.curses import curse_checks
 from validator.checks.games import add_real_play
-from validator.checks.items import _item_checks
-from validator.checks.one_shots import _enhancer_checks
-from validator.checks.played import _follower_checks
-from validator.checks.references import _library_for
+from validator.checks.items import item_checks
+from validator.checks.one_shots import enhancer_checks
+from validator.checks.played import follower_checks
+from validator.checks.references import library_for
 from validator.checks.reports import CardReport
 from validator.checks.runner import CheckContext, typing_literal
 from validator.checks.specials import (
-    _level_card_and_special_checks,
-    _monster_and_special_checks,
-    _one_shot_and_special_checks,
-    _played_and_mate_checks,
+    level_card_and_special_checks,
+    monster_and_special_checks,
+    one_shot_and_special_checks,
+    played_and_mate_checks,
 )
-from validator.checks.turn_order import _turn_order_checks
+from validator.checks.turn_order import turn_order_checks
 from validator.engine import (
     CardBase,
     CardDocumentError,
@@ -47,26 +47,26 @@ from validator.engine import (
 
 def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     """A monster's own checks, then when in a turn it can be met (door or hand)."""
-    _monster_and_special_checks(ctx, card)
-    _turn_order_checks(ctx, card)
+    monster_and_special_checks(ctx, card)
+    turn_order_checks(ctx, card)
 
 
 def _character_and_play_checks(ctx: CheckContext, card: CharacterCard) -> None:
     """A character card's own checks, then when it may come into play."""
-    _character_checks(ctx, card)
-    _character_play_checks(ctx, card)
+    character_checks(ctx, card)
+    character_play_checks(ctx, card)
 
 
 KIND_CHECKS: dict[type[CardBase], Callable[[CheckContext, Any], None]] = {
     MonsterCard: _monster_checks,
-    ItemCard: _item_checks,
-    OneShotCard: _one_shot_and_special_checks,
-    MonsterEnhancerCard: _enhancer_checks,
-    CurseCard: _curse_checks,
-    LevelCard: _level_card_and_special_checks,
+    ItemCard: item_checks,
+    OneShotCard: one_shot_and_special_checks,
+    MonsterEnhancerCard: enhancer_checks,
+    CurseCard: curse_checks,
+    LevelCard: level_card_and_special_checks,
     CharacterCard: _character_and_play_checks,
-    OtherCard: _played_and_mate_checks,
-    FollowerCard: _follower_checks,
+    OtherCard: played_and_mate_checks,
+    FollowerCard: follower_checks,
 }
 
 
@@ -118,7 +118,7 @@ def check_card(card: CardBase, set_code: str = "") -> CardReport:
     elif card.encoding.status == "text_only":
         report.warn(f"not encoded: {getattr(card.encoding, 'reason', '')}")
     text_check(card, report)
-    ctx = CheckContext(card, set_code, report, _library_for(card, set_code))
+    ctx = CheckContext(card, set_code, report, library_for(card, set_code))
     unknown = [name for name in card.STAT_FIELDS if getattr(card, name) is None]
     if card.deck is None and card.kind_name != "role":
         unknown.append("deck")

@@ -65,7 +65,7 @@ def _play_batch(
     return met, None
 
 
-def _die_fault(seed: int) -> str | None:
+def die_fault(seed: int) -> str | None:
     """What is wrong with the die the games roll, if anything: the rules' die has six faces,
     1 to 6, so many rolls show each of them and nothing else."""
     die = SeededDie(random.Random(seed))
@@ -75,7 +75,7 @@ def _die_fault(seed: int) -> str | None:
     return None
 
 
-def _reshuffle_fault(deck: Sequence[tuple[str, CardBase]], seed: int) -> str | None:
+def reshuffle_fault(deck: Sequence[tuple[str, CardBase]], seed: int) -> str | None:
     """What is wrong with a deck made again from its discards, if anything: the rules shuffle
     the discards into a new deck, so every card comes back (and leaves the discards), and the
     order they were discarded in does not stay (with several seeds and at least five cards)."""
@@ -102,7 +102,7 @@ def meet_in_games(
     """Play seeded whole games with the target cards drawn or dealt first, a few per game, and
     say which were met in play and which a crash or a broken invariant followed."""
     results = {(code, card.name): Meeting() for code, card in targets}
-    fault = _die_fault(seed) or _reshuffle_fault(deck, seed)
+    fault = die_fault(seed) or reshuffle_fault(deck, seed)
     if fault is not None:
         # Games with a wrong die or deck say nothing about the cards: each fails with it.
         return {key: Meeting(True, seed, fault) for key in results}

@@ -11,15 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from validator.checks.references import OGRE, RAGE, _level_cases, _level_monster, _stand_in, _traits
+from validator.checks.references import (
+    OGRE,
+    RAGE,
+    level_cases,
+    level_monster,
+    stand_in_monster,
+    traits_of,
+)
 from validator.checks.runner import (
     CheckContext,
-    _caught,
-    _player,
-    _trait_names,
+    expect_caught,
     expect_values,
+    player,
+    trait_names,
 )
-from validator.checks.trading import COMPANIONS, SAILS, SLOOP, _trade_limit_checks, inline
+from validator.checks.trading import COMPANIONS, SAILS, SLOOP, inline, trade_limit_checks
 from validator.engine import (
     AfterEscape,
     AutomaticEscape,
@@ -36,19 +43,20 @@ from validator.engine import (
 )
 
 
-def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
+def item_checks(ctx: CheckContext, card: ItemCard) -> None:
+    """An item equipped or refused, its bonus and other effects, then traded and sold."""
     name = card.name
-    allowed_traits = _traits([card.usable_by]) if card.usable_by else set()
-    forbidden_traits = _traits([card.not_usable_by]) if card.not_usable_by else set()
+    allowed_traits = traits_of([card.usable_by]) if card.usable_by else set()
+    forbidden_traits = traits_of([card.not_usable_by]) if card.not_usable_by else set()
     sex = None
     for condition in (card.usable_by,):
         if condition is not None and condition.key == "sex":
             sex = getattr(condition, "sex", None)
-    allowed = _player(
+    allowed = player(
         "Hero",
         3,
         hand=[name],
-        in_play=_trait_names(list(allowed_traits)[:1]),
+        in_play=trait_names(list(allowed_traits)[:1]),
         **({"sex": sex} if sex else {}),
     )
     bonus_extra = sum(
@@ -69,7 +77,7 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
         values = ctx.run(
             "equipped by an allowed character",
             {
-                "players": [allowed, _player("Rival")],
+                "players": [allowed, player("Rival")],
                 "steps": [{"equip": name, "by": "Hero"}],
                 "expect": {"equipped": {"Hero": [name]}},
             },
@@ -80,13 +88,13 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
                 "its bonus counts in combat",
                 {
                     "players": [
-                        _player(
+                        player(
                             "Hero",
                             3,
                             in_play=allowed["in_play"] + [name],
                             **({"sex": sex} if sex else {}),
                         ),
-                        _player("Rival"),
+                        player("Rival"),
                     ],
                     "combat": {"fighter": "Hero", "monsters": [OGRE]},
                 },
@@ -112,8 +120,8 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
             "refused to a character it does not allow",
             {
                 "players": [
-                    _player("Hero", 3, hand=[name], sex=other_sex, in_play=outsider),
-                    _player("Rival"),
+                    player("Hero", 3, hand=[name], sex=other_sex, in_play=outsider),
+                    player("Rival"),
                 ],
                 "steps": [{"equip": name, "by": "Hero"}],
                 "expect": {"error": "usable only by"},
@@ -125,10 +133,8 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
             "refused to a character it forbids",
             {
                 "players": [
-                    _player(
-                        "Hero", 3, hand=[name], in_play=_trait_names(list(forbidden_traits)[:1])
-                    ),
-                    _player("Rival"),
+                    player("Hero", 3, hand=[name], in_play=trait_names(list(forbidden_traits)[:1])),
+                    player("Rival"),
                 ],
                 "steps": [{"equip": name, "by": "Hero"}],
                 "expect": {"error": "not usable by"},
@@ -148,14 +154,14 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
             "a second item in the same slot is refused",
             {
                 "players": [
-                    _player(
+                    player(
                         "Hero",
                         3,
                         hand=[name],
                         in_play=[*table, same_slot],
                         **({"sex": sex} if sex else {}),
                     ),
-                    _player("Rival"),
+                    player("Rival"),
                 ],
                 "steps": [{"equip": name, "by": "Hero"}],
                 "expect": {"error": "hand" if card.slot == "two_hands" else "equipped"},
@@ -167,14 +173,14 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
             "a third hand is refused",
             {
                 "players": [
-                    _player(
+                    player(
                         "Hero",
                         3,
                         hand=[name],
                         in_play=[*table, "Validator Sword", "Validator Buckler"],
                         **({"sex": sex} if sex else {}),
                     ),
-                    _player("Rival"),
+                    player("Rival"),
                 ],
                 "steps": [{"equip": name, "by": "Hero"}],
                 "expect": {"error": "hand"},
@@ -186,14 +192,14 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
             "a second Big item is refused",
             {
                 "players": [
-                    _player(
+                    player(
                         "Hero",
                         3,
                         hand=[name],
                         in_play=[*table, "Validator Cart"],
                         **({"sex": sex} if sex else {}),
                     ),
-                    _player("Rival"),
+                    player("Rival"),
                 ],
                 "steps": [{"equip": name, "by": "Hero"}],
                 "expect": {"error": "Big item"},
@@ -210,10 +216,10 @@ def _item_checks(ctx: CheckContext, card: ItemCard) -> None:
                     f"{effect.amount:+d} to Run Away",
                     {
                         "players": [
-                            _player(
+                            player(
                                 "Hero", 6, in_play=[*table, name], **({"sex": sex} if sex else {})
                             ),
-                            _player("Rival", 1, hand=[RAGE]),
+                            player("Rival", 1, hand=[RAGE]),
                         ],
                         "combat": {"fighter": "Hero", "monsters": [OGRE]},
                         "steps": [
@@ -237,7 +243,7 @@ def _curse_immunity_check(
     passed = ctx.run(
         "a curse from its own door has no effect",
         {
-            "players": [wearer, _player("Rival")],
+            "players": [wearer, player("Rival")],
             "deck": {"door": [JINX]},
             "steps": [{"kick_door": "Hero"}],
             "expect": {"not_in_play": {"Hero": [JINX]}},
@@ -250,7 +256,7 @@ def _curse_immunity_check(
     ctx.run(
         "a curse from its own door has no effect beside a plain Helm",
         {
-            "players": [helmed, _player("Rival")],
+            "players": [helmed, player("Rival")],
             "deck": {"door": [JINX]},
             "steps": [{"kick_door": "Hero"}],
             "expect": {"not_in_play": {"Hero": [JINX]}},
@@ -263,7 +269,7 @@ def _curse_immunity_check(
         {
             "players": [
                 {**wearer, "in_play": [*carried, "Validator Helm"], "carried": [card.name]},
-                _player("Rival"),
+                player("Rival"),
             ],
             "deck": {"door": [JINX]},
             "steps": [{"kick_door": "Hero"}],
@@ -274,7 +280,7 @@ def _curse_immunity_check(
         ctx.run(
             "a curse a rival plays still hits",
             {
-                "players": [wearer, _player("Rival", hand=[JINX])],
+                "players": [wearer, player("Rival", hand=[JINX])],
                 "steps": [{"play": JINX, "by": "Rival", "on": "Hero"}],
             },
             expect_values(levels={"Hero": 2}),
@@ -298,13 +304,13 @@ def _escape_item_check(
             ctx.run(
                 f"{'thrown to escape' if escapes else 'no help'} against {monster}",
                 {
-                    "players": [{**wearer, "level": 6}, _player("Rival", hand=[RAGE])],
+                    "players": [{**wearer, "level": 6}, player("Rival", hand=[RAGE])],
                     "combat": {"fighter": "Hero", "monsters": [monster]},
                     "steps": [{"play": RAGE, "by": "Rival", "on": monster}, {"resolve": True}],
                     "dice": [1, 1, 1],
                     "expect": {"not_in_play" if escapes else "in_play": {"Hero": [card.name]}},
                 },
-                expect_values(outcome="escaped") if escapes else _caught,
+                expect_values(outcome="escaped") if escapes else expect_caught,
             )
 
 
@@ -313,18 +319,18 @@ def _monster_cases(condition: ConditionBase | None) -> list[tuple[str, bool]]:
     if condition is None:
         return [(OGRE, True)]
     if isinstance(condition, MonsterLevelIn):
-        return [(_level_monster(level), holds) for level, holds in _level_cases(condition)]
-    stand_in = _stand_in(condition)
+        return [(level_monster(level), holds) for level, holds in level_cases(condition)]
+    stand_in = stand_in_monster(condition)
     return [(stand_in, True), (OGRE, False)] if stand_in else []
 
 
-def _force_help_check(
+def force_help_check(
     ctx: CheckContext, card: ItemCard, effect: ForceHelp, wearer: dict[str, Any], strength: int
 ) -> None:
     """The wearer may force a rival to help, whose Level then counts with the wearer's
     strength (worked out from the card's facts); a plain character may not; never for the
     win, when the wearer's Level 9 is one kill from winning."""
-    rival = _player("Rival", 2)  # nothing in play: its strength is its Level
+    rival = player("Rival", 2)  # nothing in play: its strength is its Level
     fight = {"fighter": "Hero", "monsters": [OGRE]}
     forced = [{"help": "Rival", "forced": True}]
     with ctx.together([ForceHelp]):
@@ -337,20 +343,20 @@ def _force_help_check(
         ctx.run(
             "nobody is forced without the card",
             {
-                "players": [_player("Hero", 3, in_play=["Validator Helm"]), rival],
+                "players": [player("Hero", 3, in_play=["Validator Helm"]), rival],
                 "combat": fight,
                 "steps": forced,
                 "expect": {"error": "forces", "fighter_strength": 4},
             },
         )
-        forbidden = sorted(_traits([card.not_usable_by]) if card.not_usable_by else [])
+        forbidden = sorted(traits_of([card.not_usable_by]) if card.not_usable_by else [])
         if forbidden:
             # On the table of a character it forbids, it gives no bonus and forces no one.
             ctx.run(
                 "a character it forbids forces no one",
                 {
                     "players": [
-                        _player("Hero", 3, in_play=[*_trait_names(forbidden[:1]), card.name]),
+                        player("Hero", 3, in_play=[*trait_names(forbidden[:1]), card.name]),
                         rival,
                     ],
                     "combat": fight,
@@ -394,7 +400,7 @@ def _after_escape_check(
 
     def run(die: int) -> dict[str, Any]:
         return {
-            "players": [{**wearer, "level": 1, "hand": []}, _player("Rival", hand=[RAGE])],
+            "players": [{**wearer, "level": 1, "hand": []}, player("Rival", hand=[RAGE])],
             "combat": {"fighter": "Hero", "monsters": [OGRE]},
             "steps": [{"play": RAGE, "by": "Rival", "on": OGRE}, {"resolve": True}],
             "dice": [die],
@@ -411,7 +417,7 @@ def _after_escape_check(
             ctx.run(
                 "nothing drawn when caught",
                 {**run(1), "expect": {"hand_sizes": {"Hero": 0}}},
-                _caught,
+                expect_caught,
             )
 
 
@@ -421,7 +427,7 @@ ITEM_EFFECT_CHECKS: dict[
 ] = {
     CurseImmunity: _curse_immunity_check,
     AutomaticEscape: _escape_item_check,
-    ForceHelp: _force_help_check,
+    ForceHelp: force_help_check,
     AfterEscape: _after_escape_check,
 }
 
@@ -438,19 +444,19 @@ def _trait_bonus_checks(
         ):
             continue
         trait = (effect.when.axis, effect.when.trait())
-        if trait in _traits([card.usable_by] if card.usable_by else []):
+        if trait in traits_of([card.usable_by] if card.usable_by else []):
             continue  # already counted for the allowed character
         with ctx.together([Strength]):
             for traits in ([trait], []):
                 hero = {
                     **allowed,
-                    "in_play": allowed["in_play"] + _trait_names(traits) + [card.name],
+                    "in_play": allowed["in_play"] + trait_names(traits) + [card.name],
                 }
                 hero.pop("hand", None)
                 ctx.run(
                     f"its {effect.amount:+d} {'with' if traits else 'without'} the trait",
                     {
-                        "players": [hero, _player("Rival")],
+                        "players": [hero, player("Rival")],
                         "combat": {"fighter": "Hero", "monsters": [OGRE]},
                     },
                     expect_values(fighter_strength=strength + (effect.amount if traits else 0)),
@@ -477,16 +483,16 @@ def _trade_checks(
     change hands between two players, neither of them in combat (a fight elsewhere does not
     stop them), never with oneself; what is received stays in play (equipped when its new
     owner may use it, carried when its slot is taken); a player ends with at most one Big item,
-    what he gives away no longer counted; and the limits of `_trade_limit_checks` (Ships,
+    what he gives away no longer counted; and the limits of `trade_limit_checks` (Ships,
     followers, the dead)."""
     name = card.name
     traits = [n for n in allowed.get("in_play", []) if n != name]
     sexed: dict[str, Any] = {"sex": sex} if sex else {}
-    owner = _player("Hero", 3, in_play=[*traits, name], **sexed)
+    owner = player("Hero", 3, in_play=[*traits, name], **sexed)
 
     def partner(*items: str) -> dict[str, Any]:
         # A rival who may use the item (the traits and sex it asks for), with these items.
-        return _player("Rival", 3, in_play=[*traits, *items], **sexed)
+        return player("Rival", 3, in_play=[*traits, *items], **sexed)
 
     # Given to a rival who may use it and has its slot free, it is equipped at once; a Small
     # item goes to a player who already has his Big one all the same.
@@ -553,7 +559,7 @@ def _trade_checks(
     ctx.run(
         "refused from the hand, even in exchange",
         {
-            "players": [_player("Hero", 3, in_play=traits, hand=[name], **sexed), partner(TRINKET)],
+            "players": [player("Hero", 3, in_play=traits, hand=[name], **sexed), partner(TRINKET)],
             "steps": [{"give": [TRINKET], "by": "Rival", "to": "Hero", "take": [name]}],
             "expect": {
                 "error": "on the table",
@@ -576,13 +582,13 @@ def _trade_checks(
     ctx.run(
         "traded by two players outside someone else's fight",
         {
-            "players": [_player("Fighter", 3), owner, partner()],
+            "players": [player("Fighter", 3), owner, partner()],
             "combat": {"fighter": "Fighter", "monsters": [OGRE]},
             "steps": [{"give": [name], "by": "Hero", "to": "Rival"}],
             "expect": {"in_play": {"Rival": [name]}, "not_in_play": {"Hero": [name]}},
         },
     )
-    _trade_limit_checks(ctx, name, owner, partner)
+    trade_limit_checks(ctx, name, owner, partner)
 
 
 # Small, slot-taking items worth 200 Gold each (the reference set), to make up a sale.
@@ -617,7 +623,7 @@ def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
     ctx.run(
         "sold from the hand for a level per 1,000 Gold",
         {
-            "players": [_player("Hero", 3, hand=sold), _player("Rival")],
+            "players": [player("Hero", 3, hand=sold), player("Rival")],
             "steps": [{"sell": sold, "by": "Hero"}],
             "expect": {"levels": {"Hero": 3 + levels}, "hand_sizes": {"Hero": 0}},
         },
@@ -625,7 +631,7 @@ def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
     ctx.run(
         "sold from the table",
         {
-            "players": [_player("Hero", 3, in_play=[name], hand=fillers), _player("Rival")],
+            "players": [player("Hero", 3, in_play=[name], hand=fillers), player("Rival")],
             "steps": [{"sell": sold, "by": "Hero"}],
             "expect": {
                 "levels": {"Hero": 3 + levels},
@@ -637,20 +643,20 @@ def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
     refusals: list[tuple[str, dict[str, Any], str | bool]] = [
         (
             "not sold on another's turn",
-            {"players": [_player("Rival", 3), _player("Hero", 3, hand=sold)]},
+            {"players": [player("Rival", 3), player("Hero", 3, hand=sold)]},
             "own turn",
         ),
         (
             "not sold during its seller's fight",
             {
-                "players": [_player("Hero", 3, hand=sold), _player("Rival")],
+                "players": [player("Hero", 3, hand=sold), player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
             },
             "combat",
         ),
         (
             "not sold for the winning level",
-            {"players": [_player("Hero", WINNING_LEVEL - levels, hand=sold), _player("Rival")]},
+            {"players": [player("Hero", WINNING_LEVEL - levels, hand=sold), player("Rival")]},
             f"Level {WINNING_LEVEL}",
         ),
     ]
@@ -673,7 +679,7 @@ def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
         ctx.run(
             "not sold alone for less than 1,000 Gold",
             {
-                "players": [_player("Hero", 3, hand=[name]), _player("Rival")],
+                "players": [player("Hero", 3, hand=[name]), player("Rival")],
                 "steps": [{"sell": [name], "by": "Hero"}],
                 "expect": {"error": "1,000", "levels": {"Hero": 3}, "hand_sizes": {"Hero": 1}},
             },
@@ -689,8 +695,8 @@ def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
             {
                 "cards": inline(SLOOP, SAILS),
                 "players": [
-                    _player("Hero", 3, in_play=[SLOOP], hand=[SAILS, name, *ship_fillers]),
-                    _player("Rival"),
+                    player("Hero", 3, in_play=[SLOOP], hand=[SAILS, name, *ship_fillers]),
+                    player("Rival"),
                 ],
                 "steps": [
                     {"play": SAILS, "by": "Hero", "with": SLOOP},
@@ -707,7 +713,7 @@ def _sell_checks(ctx: CheckContext, card: ItemCard) -> None:
     ctx.run(
         "not sold along with a monster card",
         {
-            "players": [_player("Hero", 3, hand=[*sold, OGRE]), _player("Rival")],
+            "players": [player("Hero", 3, hand=[*sold, OGRE]), player("Rival")],
             "steps": [{"sell": [*sold, OGRE], "by": "Hero"}],
             "expect": {
                 "error": "not an item",
@@ -729,7 +735,7 @@ def _equipment_change_checks(
     ctx.run(
         "not put into play from the hand on another's turn",
         {
-            "players": [_player("Hero", 3), {**allowed, "name": "Rival"}],
+            "players": [player("Hero", 3), {**allowed, "name": "Rival"}],
             "steps": [{"play": name, "by": "Rival"}],
             "expect": {"error": True, "hand_sizes": {"Rival": 1}, "not_in_play": {"Rival": [name]}},
         },
@@ -738,7 +744,7 @@ def _equipment_change_checks(
     ctx.run(
         "not equipped from the hand on another's turn",
         {
-            "players": [_player("Hero", 3), {**allowed, "name": "Rival"}],
+            "players": [player("Hero", 3), {**allowed, "name": "Rival"}],
             "steps": [{"equip": name, "by": "Rival"}],
             "expect": {"error": "own turn", "hand_sizes": {"Rival": 1}},
         },
@@ -746,7 +752,7 @@ def _equipment_change_checks(
     ctx.run(
         "not equipped from the hand in its owner's fight",
         {
-            "players": [allowed, _player("Rival")],
+            "players": [allowed, player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [OGRE]},
             "steps": [{"equip": name, "by": "Hero"}],
             "expect": {"error": "combat", "hand_sizes": {"Hero": 1}},
@@ -756,7 +762,7 @@ def _equipment_change_checks(
     ctx.run(
         "not put into play from the hand in its owner's fight",
         {
-            "players": [allowed, _player("Rival")],
+            "players": [allowed, player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [OGRE]},
             "steps": [{"play": name, "by": "Hero"}],
             "expect": {
@@ -769,7 +775,7 @@ def _equipment_change_checks(
     ctx.run(
         "not set aside in its wearer's fight",
         {
-            "players": [wearer, _player("Rival")],
+            "players": [wearer, player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [OGRE]},
             "steps": [{"unequip": name, "by": "Hero"}],
             "expect": {"error": "combat", "equipped": {"Hero": [name]}},
@@ -778,7 +784,7 @@ def _equipment_change_checks(
     ctx.run(
         "not played again once on the table",
         {
-            "players": [wearer, _player("Rival")],
+            "players": [wearer, player("Rival")],
             "steps": [{"play": name, "by": "Hero"}],
             "expect": {"error": True, "equipped": {"Hero": [name]}},
         },
@@ -787,7 +793,7 @@ def _equipment_change_checks(
     ctx.run(
         "a carried item is not set aside again",
         {
-            "players": [carrier, _player("Rival")],
+            "players": [carrier, player("Rival")],
             "steps": [{"unequip": name, "by": "Hero"}],
             "expect": {"error": "not equipped", "carried": {"Hero": [name]}},
         },

@@ -1,9 +1,9 @@
 """Checks of monster cards: strength against a plain character and each conditional bonus both
 ways; the kill's levels and Treasure, each extra with its condition holding and failing (the
-fight arranged by `_arrange`); the monster's special rules (refusing a fight, being walked past,
-chased off or bribed, no help, letting go of whoever throws it an item); running away at the
-exact roll that escapes and one below, pursuit, and costs paid even on escape; and Bad Stuff on
-the victims.
+fight arranged by `arrange_fight`); the monster's special rules (refusing a fight, being walked
+past, chased off or bribed, no help, letting go of whoever throws it an item); running away at
+the exact roll that escapes and one below, pursuit, and costs paid even on escape; and Bad
+Stuff on the victims.
 """
 
 from __future__ import annotations
@@ -12,31 +12,39 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from validator.checks.oracle import Seat, Victim, _bonus, _gold, _holds, kill_levels, predict
+from validator.checks.oracle import (
+    Seat,
+    Victim,
+    condition_holds,
+    item_gold,
+    items_bonus,
+    kill_levels,
+    predict,
+)
 from validator.checks.references import (
     EQUIPMENT,
     FAMINE,
     ITEM_FACTS,
     OGRE,
     RAGE,
-    _token,
-    _traits,
+    tag_token,
+    traits_of,
 )
 from validator.checks.runner import (
     Accept,
     CheckContext,
-    _caught,
-    _ended_without_kill,
-    _kinds,
-    _player,
-    _predictable,
-    _table_matches,
-    _trait_names,
-    _walk,
+    ended_without_kill,
+    expect_caught,
     expect_values,
+    is_predictable,
+    kinds_of,
+    player,
+    table_matches,
+    trait_names,
     typing_literal,
+    walk_effects,
 )
-from validator.checks.victims import TABLE_OUTCOMES, Delivery, _victim_runs
+from validator.checks.victims import TABLE_OUTCOMES, Delivery, victim_runs
 from validator.engine import (
     AllOf,
     AnyOf,
@@ -91,9 +99,9 @@ class Fight:
     bare: frozenset[str] = frozenset()  # slots the Hero must wear nothing in
 
     def hero(self, level: int, gear: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
-        tokens = [_token(tag) for tag in sorted(self.tags)]
-        in_play = _trait_names(sorted(self.traits)) + list(gear) + self.worn_items() + tokens
-        return _player("Hero", level, in_play=in_play, sex=self.sex or "male", **extra)
+        tokens = [tag_token(tag) for tag in sorted(self.tags)]
+        in_play = trait_names(sorted(self.traits)) + list(gear) + self.worn_items() + tokens
+        return player("Hero", level, in_play=in_play, sex=self.sex or "male", **extra)
 
     def worn_items(self) -> list[str]:
         return [_worn_in(slot) for slot in sorted(self.worn)]
@@ -104,19 +112,19 @@ def _worn_in(slot: str) -> str:
     return next(n for n in EQUIPMENT if ITEM_FACTS[n]["slot"] == slot)
 
 
-def _arrange(condition: ConditionBase, want: bool, fight: Fight | None = None) -> Fight | None:
+def arrange_fight(condition: ConditionBase, want: bool, fight: Fight | None = None) -> Fight | None:
     """A fight in which the condition holds (or fails, `want` False); None if none can be set."""
     fight = fight or Fight()
     if isinstance(condition, NotCondition):
-        return _arrange(condition.not_, not want, fight)
+        return arrange_fight(condition.not_, not want, fight)
     if isinstance(condition, AllOf | AnyOf):
         parts = condition.all if isinstance(condition, AllOf) else condition.any
         if want == isinstance(condition, AllOf):  # every part must go the same way
             arranged: Fight | None = fight
             for part in parts:
-                arranged = _arrange(part, want, arranged) if arranged else None
+                arranged = arrange_fight(part, want, arranged) if arranged else None
             return arranged
-        return next((f for f in (_arrange(p, want, fight) for p in parts) if f), None)
+        return next((f for f in (arrange_fight(p, want, fight) for p in parts) if f), None)
     if isinstance(condition, AxisCondition):
         trait = (condition.axis, condition.trait())
         if trait in (fight.banned if want else fight.traits):
@@ -155,14 +163,14 @@ def _arrange(condition: ConditionBase, want: bool, fight: Fight | None = None) -
     return replace(fight, **settings)
 
 
-def _fight_holds(condition: ConditionBase, fight: Fight, level: int) -> bool | None:
+def fight_holds(condition: ConditionBase, fight: Fight, level: int) -> bool | None:
     """Whether the condition holds for the Hero in a fully arranged fight."""
     if isinstance(condition, NotCondition):
-        inner = _fight_holds(condition.not_, fight, level)
+        inner = fight_holds(condition.not_, fight, level)
         return None if inner is None else not inner
     if isinstance(condition, AllOf | AnyOf):
         parts = condition.all if isinstance(condition, AllOf) else condition.any
-        results = [_fight_holds(p, fight, level) for p in parts]
+        results = [fight_holds(p, fight, level) for p in parts]
         if None in results:
             return None
         return all(results) if isinstance(condition, AllOf) else any(results)
@@ -173,7 +181,7 @@ def _fight_holds(condition: ConditionBase, fight: Fight, level: int) -> bool | N
     if isinstance(condition, HelperPresent):
         return bool(fight.helper) == condition.helper_present
     hero = Victim(level, fight.worn_items(), 0, set(fight.traits), fight.sex or "male")
-    return _holds(condition, hero)
+    return condition_holds(condition, hero)
 
 
 # --------------------------------------------------------------------------------------------
@@ -186,25 +194,27 @@ def _pursued_level(card: MonsterCard) -> int:
     return min(9, max([e.max_level + 1 for e in card.effects if isinstance(e, NoPursuit)] + [6]))
 
 
-def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
+def monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """A monster's strength both ways, its kill, special rules, escapes and Bad Stuff."""
     name = card.name
     # A plain character (Level 1, male, Human, nothing in play) meets some conditions too
     # ("+4 against males", "+5 against anyone with no Class").
     plain_seat = Seat("Hero")
-    holding = [_holds(e.when, plain_seat) for e in card.effects if isinstance(e, Strength)]
+    holding = [condition_holds(e.when, plain_seat) for e in card.effects if isinstance(e, Strength)]
     base = (card.level or 0) + sum(
         e.amount
         for e in card.effects
-        if isinstance(e, Strength) and (e.when is None or _holds(e.when, plain_seat) is True)
+        if isinstance(e, Strength)
+        and (e.when is None or condition_holds(e.when, plain_seat) is True)
     )
-    plain = _player("Hero", 1)
+    plain = player("Hero", 1)
     if None in holding:
         ctx.report.warn("a strength condition cannot be predicted for a plain character")
     else:
         ctx.run(
             "strength against a plain character",
             {
-                "players": [plain, _player("Rival")],
+                "players": [plain, player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [name]},
             },
             expect_values(monster_strength=base),
@@ -213,8 +223,8 @@ def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     # Conditions tried both ways: each bonus applies when its condition holds, and only then.
     for effect in card.effects:
         if isinstance(effect, Strength) and effect.when is not None:
-            _strength_both_ways(ctx, card, effect)
-            _single_card_check(ctx, card, effect)
+            strength_both_ways(ctx, card, effect)
+            single_card_check(ctx, card, effect)
     _kill_checks(ctx, card)
     _help_checks(ctx, card, base)
     for effect in card.effects:
@@ -225,18 +235,18 @@ def _monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     _bad_stuff_checks(ctx, card)
 
 
-def _strength_both_ways(ctx: CheckContext, card: MonsterCard, effect: Strength) -> None:
+def strength_both_ways(ctx: CheckContext, card: MonsterCard, effect: Strength) -> None:
     """The monster's strength against a Hero arranged so that the bonus's condition holds,
     then fails; every bonus of the card counted as its own condition goes for that Hero."""
     assert effect.when is not None
     with ctx.together([Strength]):
         for want in (True, False):
-            fight = _arrange(effect.when, want)
+            fight = arrange_fight(effect.when, want)
             if fight is None or fight.helper is not None or fight.bonuses is not None:
                 ctx.unexercised()  # not a condition a Hero alone can be arranged for
                 continue
             holding = [
-                e.when is None or _fight_holds(e.when, fight, 1)
+                e.when is None or fight_holds(e.when, fight, 1)
                 for e in card.effects
                 if isinstance(e, Strength)
             ]
@@ -250,7 +260,7 @@ def _strength_both_ways(ctx: CheckContext, card: MonsterCard, effect: Strength) 
             ctx.run(
                 f"{effect.amount:+d} when its condition {'holds' if want else 'fails'}",
                 {
-                    "players": [fight.hero(1), _player("Rival")],
+                    "players": [fight.hero(1), player("Rival")],
                     "combat": {"fighter": "Hero", "monsters": [card.name]},
                 },
                 expect_values(monster_strength=strength),
@@ -274,18 +284,18 @@ def _super_card(axis: str) -> dict[str, Any]:
     }
 
 
-def _single_card_check(ctx: CheckContext, card: MonsterCard, effect: Strength) -> None:
+def single_card_check(ctx: CheckContext, card: MonsterCard, effect: Strength) -> None:
     """The monster's strength against a Hero with the one card its bonus names, made Super
     by a card that allows a second one: a bonus for that axis is dropped, a penalty kept."""
     when = effect.when
     if not isinstance(when, AxisCondition) or when.axis not in SUPER_AXES:
         return
-    fight = _arrange(when, True)
+    fight = arrange_fight(when, True)
     if fight is None:
         return
     strength = card.level or 0
     for other in (e for e in card.effects if isinstance(e, Strength)):
-        holds = other.when is None or _fight_holds(other.when, fight, 1)
+        holds = other.when is None or fight_holds(other.when, fight, 1)
         if holds is None:
             return
         same_axis = isinstance(other.when, AxisCondition) and other.when.axis == when.axis
@@ -299,7 +309,7 @@ def _single_card_check(ctx: CheckContext, card: MonsterCard, effect: Strength) -
         f"{'is kept' if effect.amount < 0 else 'is dropped'}",
         {
             "cards": [extra],
-            "players": [fight.hero(1, [extra["name"]]), _player("Rival")],
+            "players": [fight.hero(1, [extra["name"]]), player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
         },
         expect_values(monster_strength=strength),
@@ -321,7 +331,7 @@ def _kill_checks(ctx: CheckContext, card: MonsterCard) -> None:
         if extra.when is None:
             continue
         what = "levels" if isinstance(extra, ExtraLevels) else "Treasures"
-        fights = [(want, _arrange(extra.when, want)) for want in (True, False)]
+        fights = [(want, arrange_fight(extra.when, want)) for want in (True, False)]
         if any(fight is None for _, fight in fights):
             continue  # a side that cannot be staged leaves the extra unexercised
         # Exercised only when the kill was staged, and seen to pay, both ways.
@@ -347,15 +357,15 @@ def _kill_run(
     if bonuses and level_only:
         return False  # bonuses count for nothing here: a win "with bonuses" cannot be staged
     refusals = [e for e in card.effects if isinstance(e, RefusesCombat)]
-    if any(e.when is None or _fight_holds(e.when, fight, 1) is not False for e in refusals):
+    if any(e.when is None or fight_holds(e.when, fight, 1) is not False for e in refusals):
         return False  # it will not fight this Hero
     conditions = [e.when for e in card.effects if isinstance(e, Strength) and e.when]
-    if any(_fight_holds(c, fight, 1) is None for c in conditions):
+    if any(fight_holds(c, fight, 1) is None for c in conditions):
         return False  # a bonus whose condition the checks cannot settle
     strength = (card.level or 0) + sum(
         e.amount
         for e in card.effects
-        if isinstance(e, Strength) and (e.when is None or _fight_holds(e.when, fight, 1))
+        if isinstance(e, Strength) and (e.when is None or fight_holds(e.when, fight, 1))
     )
     helper = 1 if fight.helper and not ignore_level else 0
     if fight.worn and not bonuses:
@@ -372,11 +382,15 @@ def _kill_run(
         return False
     hero = Victim(level, gear + fight.worn_items(), 0, set(fight.traits), fight.sex or "male")
     paid = [
-        o for t in tolls if t.when is None or _fight_holds(t.when, fight, level) for o in t.effects
+        o for t in tolls if t.when is None or fight_holds(t.when, fight, level) for o in t.effects
     ]
     # The Hero gives up what costs the fight least.
-    best = max(predict(paid, hero, 3), key=lambda s: (_bonus(s.items), s.level, len(s.items)))
-    side = (0 if ignore_level else best.level) + helper + (0 if level_only else _bonus(best.items))
+    best = max(predict(paid, hero, 3), key=lambda s: (items_bonus(s.items), s.level, len(s.items)))
+    side = (
+        (0 if ignore_level else best.level)
+        + helper
+        + (0 if level_only else items_bonus(best.items))
+    )
     if side <= strength:
         ctx.report.warn(f"cannot stage a kill ({label}): {side} against {strength}")
         return False
@@ -384,12 +398,11 @@ def _kill_run(
     gained = kill_levels(card) + sum(
         e.amount
         for e in card.effects
-        if isinstance(e, ExtraLevels)
-        and (e.when is None or _fight_holds(e.when, fight, best.level))
+        if isinstance(e, ExtraLevels) and (e.when is None or fight_holds(e.when, fight, best.level))
     )
     treasures = _monster_treasures(card, fight, best.level)
     document = {
-        "players": [fight.hero(level, gear), _player("Rival")],
+        "players": [fight.hero(level, gear), player("Rival")],
         "combat": {"fighter": "Hero", "monsters": [card.name]},
         "steps": [*([{"help": "Rival"}] if fight.helper else []), {"resolve": True}],
     }
@@ -428,8 +441,8 @@ def _help_checks(ctx: CheckContext, card: MonsterCard, strength: int) -> None:
     treasures = card.treasures or 0
     won = min(10, 1 + kill_levels(card))
     fight = {"fighter": "Hero", "monsters": [name]}
-    hero = _player("Hero", 1, in_play=["Validator Gauntlet"])
-    players = [hero, _player("Rival", 2)]
+    hero = player("Hero", 1, in_play=["Validator Gauntlet"])
+    players = [hero, player("Rival", 2)]
     with ctx.together(["help"]):
         ctx.run(
             "a helper's Level counts, and one Treasure is theirs",
@@ -459,7 +472,7 @@ def _help_checks(ctx: CheckContext, card: MonsterCard, strength: int) -> None:
         ctx.run(
             "an enhancer takes its Treasure down to none, never below",
             {
-                "players": [hero, _player("Rival", 2, hand=[FAMINE])],
+                "players": [hero, player("Rival", 2, hand=[FAMINE])],
                 "combat": fight,
                 "steps": [{"play": FAMINE, "by": "Rival", "on": name}, {"resolve": True}],
             },
@@ -473,7 +486,7 @@ def _monster_treasures(card: MonsterCard, fight: Fight, level: int) -> int:
     return (card.treasures or 0) + sum(
         e.amount
         for e in card.effects
-        if isinstance(e, ExtraTreasures) and (e.when is None or _fight_holds(e.when, fight, level))
+        if isinstance(e, ExtraTreasures) and (e.when is None or fight_holds(e.when, fight, level))
     )
 
 
@@ -484,7 +497,7 @@ def _ended_with_kill(level: int, treasures: int, hand: int) -> Accept:
 
 
 def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) -> None:
-    refused = Fight() if effect.when is None else _arrange(effect.when, True)
+    refused = Fight() if effect.when is None else arrange_fight(effect.when, True)
     if refused is None:
         return
     # Trading Treasure cards in leaves the hand as large as before.
@@ -492,10 +505,10 @@ def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) 
     passed = ctx.run(
         "it will not fight a character it refuses",
         {
-            "players": [refused.hero(1, hand=hand), _player("Rival")],
+            "players": [refused.hero(1, hand=hand), player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
         },
-        _ended_without_kill(1, effect.treasures, hand=len(hand) + effect.treasures),
+        ended_without_kill(1, effect.treasures, hand=len(hand) + effect.treasures),
     )
     if passed is None:
         return
@@ -506,27 +519,25 @@ def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) 
         ctx.run(
             "Treasures in play are traded in",
             {
-                "players": [refused.hero(1, table, hand=[]), _player("Rival")],
+                "players": [refused.hero(1, table, hand=[]), player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [card.name]},
                 "expect": {"not_in_play": {"Hero": ["Validator Trinket"]}},
             },
-            _ended_without_kill(
-                1, effect.treasures, hand=effect.trade_treasures + effect.treasures
-            ),
+            ended_without_kill(1, effect.treasures, hand=effect.trade_treasures + effect.treasures),
         )
     if effect.when is None:
         # It refuses everyone: a Level 9 character too.
         ctx.run(
             "it refuses even a Level 9 character",
             {
-                "players": [Fight().hero(9, hand=hand), _player("Rival")],
+                "players": [Fight().hero(9, hand=hand), player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [card.name]},
             },
-            _ended_without_kill(9, effect.treasures, hand=len(hand) + effect.treasures),
+            ended_without_kill(9, effect.treasures, hand=len(hand) + effect.treasures),
             covers=[RefusesCombat],
         )
         return
-    fought = _arrange(effect.when, False)
+    fought = arrange_fight(effect.when, False)
     if fought is None:
         return  # no fight it accepts can be staged: the refusal stays unexercised
     if effect.treasures:
@@ -535,7 +546,7 @@ def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) 
         ctx.run(
             "it leaves a fight it refuses; the other monster is killed",
             {
-                "players": [refused.hero(1, ["Validator Gauntlet"], hand=hand), _player("Rival")],
+                "players": [refused.hero(1, ["Validator Gauntlet"], hand=hand), player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [OGRE, card.name]},
                 "steps": [{"resolve": True}],
             },
@@ -544,7 +555,7 @@ def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) 
     ctx.run(
         "it fights anyone else",
         {
-            "players": [fought.hero(1), _player("Rival")],
+            "players": [fought.hero(1), player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
         },
         expect_values(outcome="none", treasures_drawn=0),
@@ -555,21 +566,21 @@ def _refusal_check(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) 
 def _decline_check(ctx: CheckContext, card: MonsterCard, effect: MayDecline) -> None:
     fight = {"fighter": "Hero", "monsters": [card.name]}
     steps = [{"decline": card.name, "by": "Hero"}]
-    free = Fight() if effect.unless is None else _arrange(effect.unless, False)
+    free = Fight() if effect.unless is None else arrange_fight(effect.unless, False)
     if free is None:
         return
     passed = ctx.run(
         "walking past it: no fight, no reward",
-        {"players": [free.hero(1), _player("Rival")], "combat": fight, "steps": steps},
-        _ended_without_kill(1, 0),
+        {"players": [free.hero(1), player("Rival")], "combat": fight, "steps": steps},
+        ended_without_kill(1, 0),
         covers=[MayDecline] if effect.unless is None else [],
     )
-    bound = _arrange(effect.unless, True) if effect.unless is not None else None
+    bound = arrange_fight(effect.unless, True) if effect.unless is not None else None
     if bound is not None and passed is not None:
         ctx.run(
             "who must fight it cannot walk past",
             {
-                "players": [bound.hero(1), _player("Rival")],
+                "players": [bound.hero(1), player("Rival")],
                 "combat": fight,
                 "steps": steps,
                 "expect": {"error": True, "outcome": "none"},
@@ -579,7 +590,7 @@ def _decline_check(ctx: CheckContext, card: MonsterCard, effect: MayDecline) -> 
 
 
 def _chase_check(ctx: CheckContext, card: MonsterCard, effect: ChaseAway) -> None:
-    able, unable = _arrange(effect.by, True), _arrange(effect.by, False)
+    able, unable = arrange_fight(effect.by, True), arrange_fight(effect.by, False)
     if able is None or unable is None:
         return
     fight = {"fighter": "Hero", "monsters": [card.name]}
@@ -587,14 +598,14 @@ def _chase_check(ctx: CheckContext, card: MonsterCard, effect: ChaseAway) -> Non
     treasures = _monster_treasures(card, able, 1) if effect.treasures else 0
     passed = ctx.run(
         "driven off by whom the card names",
-        {"players": [able.hero(1), _player("Rival")], "combat": fight, "steps": steps},
-        _ended_without_kill(1, treasures),
+        {"players": [able.hero(1), player("Rival")], "combat": fight, "steps": steps},
+        ended_without_kill(1, treasures),
     )
     if passed is not None:
         ctx.run(
             "no one else can drive it off",
             {
-                "players": [unable.hero(1), _player("Rival")],
+                "players": [unable.hero(1), player("Rival")],
                 "combat": fight,
                 "steps": steps,
                 "expect": {"error": True, "outcome": "none"},
@@ -605,28 +616,28 @@ def _chase_check(ctx: CheckContext, card: MonsterCard, effect: ChaseAway) -> Non
 
 def _bribe_check(ctx: CheckContext, card: MonsterCard, effect: Bribe) -> None:
     offers = ["Validator Trinket", "Validator Helm", "Validator Ram"]  # 0, 200 and 400 Gold
-    enough = next((i for i in offers if _gold(i) >= effect.min_gold), None)
-    short = next((i for i in reversed(offers) if _gold(i) < effect.min_gold), None)
+    enough = next((i for i in offers if item_gold(i) >= effect.min_gold), None)
+    short = next((i for i in reversed(offers) if item_gold(i) < effect.min_gold), None)
     if enough is None:
         ctx.report.warn(f"no reference item is worth the {effect.min_gold} Gold of the bribe")
         return
     fight = {"fighter": "Hero", "monsters": [card.name]}
     passed = ctx.run(
-        f"bribed with an item worth {_gold(enough)}",
+        f"bribed with an item worth {item_gold(enough)}",
         {
-            "players": [_player("Hero", 1, in_play=[enough]), _player("Rival")],
+            "players": [player("Hero", 1, in_play=[enough]), player("Rival")],
             "combat": fight,
             "steps": [{"bribe": enough, "by": "Hero"}],
             "expect": {"not_in_play": {"Hero": [enough]}},
         },
-        _ended_without_kill(1, 0),
+        ended_without_kill(1, 0),
         covers=[Bribe] if short is None else [],
     )
     if short is not None and passed is not None:
         ctx.run(
-            f"an item worth {_gold(short)} is refused",
+            f"an item worth {item_gold(short)} is refused",
             {
-                "players": [_player("Hero", 1, in_play=[short]), _player("Rival")],
+                "players": [player("Hero", 1, in_play=[short]), player("Rival")],
                 "combat": fight,
                 "steps": [{"bribe": short, "by": "Hero"}],
                 "expect": {"error": True, "outcome": "none", "in_play": {"Hero": [short]}},
@@ -640,7 +651,7 @@ def _no_help_check(ctx: CheckContext, card: MonsterCard, effect: NoHelp) -> None
     ctx.run(
         "no one may help against it",
         {
-            "players": [_player("Hero", 1), _player("Rival", 3)],
+            "players": [player("Hero", 1), player("Rival", 3)],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "steps": [{"help": "Rival"}],
             "expect": {"error": True},
@@ -654,13 +665,13 @@ def _escape_by_discard_check(ctx: CheckContext, card: MonsterCard, effect: Escap
     level = _pursued_level(card)
     with ctx.together([EscapeByDiscard]):
         for tag in effect.tags:
-            token = _token(tag)
+            token = tag_token(tag)
             ctx.run(
                 f"thrown a {tag} item, it lets you go",
                 {
                     "players": [
-                        _player("Hero", level, in_play=[token]),
-                        _player("Rival", 1, hand=[RAGE]),
+                        player("Hero", level, in_play=[token]),
+                        player("Rival", 1, hand=[RAGE]),
                     ],
                     "combat": {"fighter": "Hero", "monsters": [card.name]},
                     "steps": [{"play": RAGE, "by": "Rival", "on": card.name}, {"resolve": True}],
@@ -685,11 +696,11 @@ def _runaway_checks(ctx: CheckContext, card: MonsterCard, base: int) -> None:
     name = card.name
     fight = {"fighter": "Hero", "monsters": [name]}
     steps = [{"play": RAGE, "by": "Rival", "on": name}, {"resolve": True}]
-    rival = _player("Rival", 1, hand=[RAGE])
+    rival = player("Rival", 1, hand=[RAGE])
     if any(isinstance(e, AutomaticEscape) and e.when is None for e in card.effects):
         ctx.run(
             "escape is automatic",
-            {"players": [_player("Hero", 6), rival], "combat": fight, "steps": steps, "dice": [1]},
+            {"players": [player("Hero", 6), rival], "combat": fight, "steps": steps, "dice": [1]},
             expect_values(outcome="escaped"),
             covers=[AutomaticEscape],
         )
@@ -698,12 +709,12 @@ def _runaway_checks(ctx: CheckContext, card: MonsterCard, base: int) -> None:
         ctx.run(
             "no one outruns it",
             {
-                "players": [_player("Hero", 6), rival],
+                "players": [player("Hero", 6), rival],
                 "combat": fight,
                 "steps": steps,
                 "dice": [6, 6, 6],
             },
-            _caught,
+            expect_caught,
             covers=[CannotEscape],
         )
         return
@@ -713,7 +724,7 @@ def _runaway_checks(ctx: CheckContext, card: MonsterCard, base: int) -> None:
     # Wings (+1 each) bring a penalty beyond a die's reach back to a roll of 6.
     wings = ["Validator Wings"] * max(0, 5 - modifier - 6)
     needed = 5 - modifier - len(wings)
-    runner = _player("Hero", level, in_play=wings)
+    runner = player("Hero", level, in_play=wings)
     if 1 <= needed <= 6:
         ctx.run(
             f"a roll of {needed} escapes ({modifier:+d})",
@@ -735,14 +746,14 @@ def _runaway_checks(ctx: CheckContext, card: MonsterCard, base: int) -> None:
                 "steps": steps,
                 "dice": [needed - 1, 1, 1, 1],
             },
-            _caught,
+            expect_caught,
         )
     for effect in pursuit:
         if effect.unless is None:
             ctx.run(
                 f"it does not pursue Level {effect.max_level}",
                 {
-                    "players": [_player("Hero", effect.max_level), rival],
+                    "players": [player("Hero", effect.max_level), rival],
                     "combat": fight,
                     "steps": steps,
                     "dice": [1, 1, 1],
@@ -751,11 +762,11 @@ def _runaway_checks(ctx: CheckContext, card: MonsterCard, base: int) -> None:
                 covers=[NoPursuit],
             )
         else:
-            traits = _traits([effect.unless])
+            traits = traits_of([effect.unless])
             ctx.run(
                 f"it does not pursue Level {effect.max_level}, unless...",
                 {
-                    "players": [_player("Hero", effect.max_level), rival],
+                    "players": [player("Hero", effect.max_level), rival],
                     "combat": fight,
                     "steps": steps,
                     "dice": [1, 1, 1],
@@ -767,22 +778,22 @@ def _runaway_checks(ctx: CheckContext, card: MonsterCard, base: int) -> None:
                     "...the exception is pursued",
                     {
                         "players": [
-                            _player("Hero", effect.max_level, in_play=_trait_names(traits)),
+                            player("Hero", effect.max_level, in_play=trait_names(traits)),
                             rival,
                         ],
                         "combat": fight,
                         "steps": steps,
                         "dice": [1, 1, 1],
                     },
-                    _caught,
+                    expect_caught,
                     covers=[NoPursuit],
                 )
     for cost in card.effects:
-        if isinstance(cost, OnEscape) and all(_predictable(e) for e in cost.effects):
-            _escape_cost_check(ctx, card, cost, level)
+        if isinstance(cost, OnEscape) and all(is_predictable(e) for e in cost.effects):
+            escape_cost_check(ctx, card, cost, level)
 
 
-def _escape_cost_check(ctx: CheckContext, card: MonsterCard, cost: OnEscape, level: int) -> None:
+def escape_cost_check(ctx: CheckContext, card: MonsterCard, cost: OnEscape, level: int) -> None:
     """A cost paid even on escape, tried at a Level where its condition holds and, if it has
     one, at a Level where it fails."""
     levels = [level]
@@ -795,24 +806,24 @@ def _escape_cost_check(ctx: CheckContext, card: MonsterCard, cost: OnEscape, lev
         levels = list(dict.fromkeys([level, outside, *edges]))
     elif cost.when is not None:
         return
-    with ctx.together([OnEscape, *_kinds(cost.effects)]):
+    with ctx.together([OnEscape, *kinds_of(cost.effects)]):
         for runner in levels:
             if not 1 <= runner <= 9:
                 continue
             # The Rival's Rage is played; the whole table is predicted, not only the Level.
             victim = Victim(runner, [], 0, set())
-            holds = _holds(cost.when, victim)
+            holds = condition_holds(cost.when, victim)
             expected = predict(cost.effects, victim, 6) if holds else [victim]
             ctx.run(
                 f"running at Level {runner} {'costs' if holds else 'costs nothing'} even on escape",
                 {
-                    "players": [_player("Hero", runner), _player("Rival", 1, hand=[RAGE])],
+                    "players": [player("Hero", runner), player("Rival", 1, hand=[RAGE])],
                     "combat": {"fighter": "Hero", "monsters": [card.name]},
                     "steps": [{"play": RAGE, "by": "Rival", "on": card.name}, {"resolve": True}],
                     "dice": [6, 6, 6],
                     "expect": {"outcome": "escaped"},
                 },
-                _table_matches(victim, expected),
+                table_matches(victim, expected),
             )
 
 
@@ -835,15 +846,15 @@ def _bad_stuff_checks(ctx: CheckContext, card: MonsterCard) -> None:
     effects = list(card.bad_stuff)
     if not effects:
         return
-    if not all(_predictable(e) for e in effects):
-        names = sorted({typing_literal(type(e)) for e in effects if not _predictable(e)})
+    if not all(is_predictable(e) for e in effects):
+        names = sorted({typing_literal(type(e)) for e in effects if not is_predictable(e)})
         ctx.report.warn(f"Bad Stuff ({', '.join(names)}) is run but its result is not predicted")
     before = [o for e in card.effects if isinstance(e, BeforeCombat) for o in e.effects]
     costs = [e for e in card.effects if isinstance(e, OnEscape)]
 
     def predictor(victim: Victim, die: int) -> list[Victim]:
         states = predict(before + effects, victim, die)
-        paid = [o for c in costs if _holds(c.when, victim) for o in c.effects]
+        paid = [o for c in costs if condition_holds(c.when, victim) for o in c.effects]
         return [s for state in states for s in predict(paid, state, die)]
 
     escape_rules = [e for e in card.effects if isinstance(e, AutomaticEscape | NoPursuit)]
@@ -852,17 +863,17 @@ def _bad_stuff_checks(ctx: CheckContext, card: MonsterCard) -> None:
     dice = sorted(
         {
             face
-            for e in _walk(effects)
+            for e in walk_effects(effects)
             if isinstance(e, Roll)
             for o in e.outcomes
             for face in (o.min, o.max)
         }
     )
-    shown = [e for e in _walk(before + effects) if not isinstance(e, TABLE_OUTCOMES)]
+    shown = [e for e in walk_effects(before + effects) if not isinstance(e, TABLE_OUTCOMES)]
     covers: list[type[EffectBase] | str] = ["bad_stuff"]
-    if all(_predictable(e) for e in before + effects):
-        covers += _kinds(shown) + ([BeforeCombat] if before else [])
-    _victim_runs(
+    if all(is_predictable(e) for e in before + effects):
+        covers += kinds_of(shown) + ([BeforeCombat] if before else [])
+    victim_runs(
         ctx,
         effects,
         predictor,

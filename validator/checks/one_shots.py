@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from validator.checks.played import Source, _outcomes_check, _played_checks
+from validator.checks.played import Source, outcomes_check, played_checks
 from validator.checks.references import OGRE
-from validator.checks.runner import CheckContext, _player, expect_values, typing_literal
+from validator.checks.runner import CheckContext, expect_values, player, typing_literal
 from validator.checks.trading import REAPER, inline
 from validator.engine import (
     CancelCurse,
@@ -25,7 +25,8 @@ from validator.engine import (
 )
 
 
-def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
+def one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
+    """A one-shot's bonus on each side, then the effects that come with playing it."""
     name = card.name
     fight = {"fighter": "Hero", "monsters": [OGRE]}
     if card.bonus:
@@ -33,7 +34,7 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
             ctx.run(
                 "its bonus for the munchkins",
                 {
-                    "players": [_player("Hero", 2, hand=[name]), _player("Rival")],
+                    "players": [player("Hero", 2, hand=[name]), player("Rival")],
                     "combat": fight,
                     "steps": [{"play": name, "by": "Hero"}],
                 },
@@ -46,7 +47,7 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
             ctx.run(
                 "its bonus for the monster",
                 {
-                    "players": [_player("Hero", 2), _player("Rival", 1, hand=[name])],
+                    "players": [player("Hero", 2), player("Rival", 1, hand=[name])],
                     "combat": fight,
                     "steps": [{"play": name, "by": "Rival", "on": OGRE}],
                 },
@@ -57,7 +58,7 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
     ctx.run(
         "never equipped like a lasting item",
         {
-            "players": [_player("Hero", 2, hand=[name]), _player("Rival")],
+            "players": [player("Hero", 2, hand=[name]), player("Rival")],
             "steps": [{"equip": name, "by": "Hero"}],
             "expect": {"error": True, "hand_sizes": {"Hero": 1}, "not_in_play": {"Hero": [name]}},
         },
@@ -67,7 +68,7 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
         ctx.run(
             "refused to a player outside the fight",
             {
-                "players": [_player("Hero", 2), _player("Rival", 1, hand=[name])],
+                "players": [player("Hero", 2), player("Rival", 1, hand=[name])],
                 "combat": fight,
                 "steps": [{"play": name, "by": "Rival"}],
                 "expect": {"error": "taking part", "hand_sizes": {"Rival": 1}},
@@ -76,12 +77,12 @@ def _one_shot_checks(ctx: CheckContext, card: OneShotCard) -> None:
         )
     if not any(isinstance(e, OutcomeBase | CancelCurse) for e in card.effects):
         _table_checks(ctx, card)
-    _played_checks(ctx, card)
+    played_checks(ctx, card)
     # A one-shot may be used in a combat too (core rules, "One-Shot Treasures"): what it gives
     # is given there just the same.
     outcomes = [e for e in card.effects if isinstance(e, OutcomeBase)]
     if outcomes and getattr(card, "timing", "any") in (None, "any"):
-        _outcomes_check(ctx, Source(card), outcomes, fight=True)
+        outcomes_check(ctx, Source(card), outcomes, fight=True)
 
 
 def _table_checks(ctx: CheckContext, card: OneShotCard) -> None:
@@ -92,7 +93,7 @@ def _table_checks(ctx: CheckContext, card: OneShotCard) -> None:
     ctx.run(
         "put on the table out of combat",
         {
-            "players": [_player("Hero", 2, hand=[name]), _player("Rival")],
+            "players": [player("Hero", 2, hand=[name]), player("Rival")],
             "steps": [{"play": name, "by": "Hero"}],
             "expect": {"in_play": {"Hero": [name]}, "hand_sizes": {"Hero": 0}},
         },
@@ -100,7 +101,7 @@ def _table_checks(ctx: CheckContext, card: OneShotCard) -> None:
     ctx.run(
         "not put on the table on another's turn",
         {
-            "players": [_player("Hero", 2), _player("Rival", 1, hand=[name])],
+            "players": [player("Hero", 2), player("Rival", 1, hand=[name])],
             "steps": [{"play": name, "by": "Rival"}],
             "expect": {
                 "error": True,
@@ -112,7 +113,7 @@ def _table_checks(ctx: CheckContext, card: OneShotCard) -> None:
     ctx.run(
         "used from the table only in combat",
         {
-            "players": [_player("Hero", 2, in_play=[name]), _player("Rival")],
+            "players": [player("Hero", 2, in_play=[name]), player("Rival")],
             "steps": [{"play": name, "by": "Hero"}],
             "expect": {"error": True, "in_play": {"Hero": [name]}},
         },
@@ -121,7 +122,7 @@ def _table_checks(ctx: CheckContext, card: OneShotCard) -> None:
         ctx.run(
             "its bonus played from the table",
             {
-                "players": [_player("Hero", 2, in_play=[name]), _player("Rival")],
+                "players": [player("Hero", 2, in_play=[name]), player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
                 "steps": [{"play": name, "by": "Hero"}],
                 "expect": {"not_in_play": {"Hero": [name]}},
@@ -131,7 +132,8 @@ def _table_checks(ctx: CheckContext, card: OneShotCard) -> None:
         )
 
 
-def _enhancer_checks(ctx: CheckContext, card: MonsterEnhancerCard) -> None:
+def enhancer_checks(ctx: CheckContext, card: MonsterEnhancerCard) -> None:
+    """A monster enhancer on the Ogre: strength and Treasure, with their floors."""
     name = card.name
     strength = 5 + (card.strength or 0)
     if card.strength_floor is not None:
@@ -143,8 +145,8 @@ def _enhancer_checks(ctx: CheckContext, card: MonsterEnhancerCard) -> None:
         "on a reference monster",
         {
             "players": [
-                _player("Hero", 1, in_play=["Validator Gauntlet"]),
-                _player("Rival", 1, hand=[name]),
+                player("Hero", 1, in_play=["Validator Gauntlet"]),
+                player("Rival", 1, hand=[name]),
             ],
             "combat": {"fighter": "Hero", "monsters": [OGRE]},
             "steps": [{"play": name, "by": "Rival", "on": OGRE}, {"resolve": True}],
@@ -154,7 +156,8 @@ def _enhancer_checks(ctx: CheckContext, card: MonsterEnhancerCard) -> None:
     )
 
 
-def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
+def level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
+    """A Go Up a Level card: a level for its player, its condition and timing."""
     name = card.name
     gain = sum(e.amount for e in card.effects if isinstance(e, GainLevels))
     henchman = (
@@ -171,8 +174,8 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
     def played(level: int, table: list[str], rival: int, **expect: Any) -> dict[str, Any]:
         return {
             "players": [
-                _player("Hero", level - after, hand=[name], in_play=gear + table),
-                _player("Rival", rival),
+                player("Hero", level - after, hand=[name], in_play=gear + table),
+                player("Rival", rival),
             ],
             **fight,
             "steps": [*kill, {"play": name, "by": "Hero"}],
@@ -215,8 +218,8 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
             "a rival's card in play will do",
             {
                 "players": [
-                    _player("Hero", 3 - after, hand=[name], in_play=gear),
-                    _player("Rival", 5, in_play=henchman),
+                    player("Hero", 3 - after, hand=[name], in_play=gear),
+                    player("Rival", 5, in_play=henchman),
                 ],
                 **fight,
                 "steps": [*kill, {"play": name, "by": "Hero"}],
@@ -232,7 +235,7 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
             "refused on a dead character",
             {
                 "cards": inline(REAPER),
-                "players": [_player("Rival", 2), _player("Hero", 3, hand=[name])],
+                "players": [player("Rival", 2), player("Hero", 3, hand=[name])],
                 "combat": {"fighter": "Rival", "monsters": [REAPER]},
                 "dice": [1],
                 "steps": [{"resolve": True}, {"play": name, "by": "Hero", "on": "Rival"}],
@@ -250,7 +253,7 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
         ctx.run(
             "a level after a fight fled",
             {
-                "players": [_player("Hero", 3, hand=[name], in_play=henchman), _player("Rival")],
+                "players": [player("Hero", 3, hand=[name], in_play=henchman), player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
                 "dice": [6],
                 "steps": [{"resolve": True}, {"play": name, "by": "Hero"}],
@@ -263,7 +266,7 @@ def _level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
         ctx.run(
             "refused before a fight is won",
             {
-                "players": [_player("Hero", 3, hand=[name], in_play=henchman), _player("Rival")],
+                "players": [player("Hero", 3, hand=[name], in_play=henchman), player("Rival")],
                 "steps": [{"play": name, "by": "Hero"}],
                 "expect": {"error": True, "levels": {"Hero": 3}},
             },

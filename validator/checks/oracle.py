@@ -137,7 +137,8 @@ def kill_levels(card: MonsterCard) -> int:
     return 1 if card.levels_gained is None else card.levels_gained
 
 
-def _holds(condition: ConditionBase | None, who: Victim | Seat) -> bool | None:
+def condition_holds(condition: ConditionBase | None, who: Victim | Seat) -> bool | None:
+    """Whether the condition holds for this player; None when it cannot be told."""
     if condition is None:
         return True
     if isinstance(condition, AxisCondition):
@@ -152,7 +153,7 @@ def _holds(condition: ConditionBase | None, who: Victim | Seat) -> bool | None:
         low, high = condition.level.min, condition.level.max
         return (low is None or who.level >= low) and (high is None or who.level <= high)
     if isinstance(condition, NotCondition):
-        inner = _holds(condition.not_, who)
+        inner = condition_holds(condition.not_, who)
         return None if inner is None else not inner
     if isinstance(condition, HasInPlay) and condition.has_in_play in CHARACTER_KINDS:
         return any(axis == condition.has_in_play for axis, _ in who.traits)
@@ -160,7 +161,7 @@ def _holds(condition: ConditionBase | None, who: Victim | Seat) -> bool | None:
         return any(ITEM_FACTS.get(i, {}).get("slot") == condition.wearing for i in who.items)
     if isinstance(condition, AllOf | AnyOf):
         members = condition.all if isinstance(condition, AllOf) else condition.any
-        parts = [_holds(c, who) for c in members]
+        parts = [condition_holds(c, who) for c in members]
         if None in parts:
             return None
         return all(parts) if isinstance(condition, AllOf) else any(parts)
@@ -201,7 +202,7 @@ def _predict_one(effect: OutcomeBase, state: Victim, die: int) -> list[Victim]:
         for s in gained:
             s.acted = True
         return gained
-    holds = _holds(effect.when, state)
+    holds = condition_holds(effect.when, state)
     if holds is None:
         state.exact = False
         return [state]
@@ -245,7 +246,7 @@ def _gain_each(effect: GainLevels, v: Victim) -> list[Victim]:
     for who in everyone:
         if who.dead:
             continue  # the dead cannot level up (core rules, Death)
-        matches = _holds(effect.when, who)
+        matches = condition_holds(effect.when, who)
         if matches is None:
             v.exact = False
         elif matches:
@@ -289,7 +290,7 @@ def _discard_hand(effect: DiscardHand, v: Victim, die: int) -> Outcome:
 
 
 def _lose_items(effect: LoseItems, v: Victim, die: int) -> Outcome:
-    candidates = [i for i in v.items if _matches(effect, i)]
+    candidates = [i for i in v.items if item_matches(effect, i)]
     if not candidates:
         return None
     if effect.pick == "biggest_bonus":
@@ -302,7 +303,7 @@ def _lose_items(effect: LoseItems, v: Victim, die: int) -> Outcome:
     out = []
     for lost in choices:
         after = _without(v, lost)
-        after.lost_gold = sum(_gold(i) for i in lost)  # for whoever must match it
+        after.lost_gold = sum(item_gold(i) for i in lost)  # for whoever must match it
         out.append(after)
     return out
 
@@ -317,16 +318,16 @@ def _lose_gold_value(effect: LoseGoldValue, v: Victim, die: int) -> Outcome:
 def _payments(items: list[str], amount: int) -> list[list[str]]:
     """The ways to give up items worth at least `amount` that keep the most: the least Gold
     that pays (every item, when they are worth less)."""
-    if sum(_gold(i) for i in items) < amount:
+    if sum(item_gold(i) for i in items) < amount:
         return [list(items)]
     payments = [
         list(c)
         for size in range(1, len(items) + 1)
         for c in combinations(items, size)
-        if sum(_gold(i) for i in c) >= amount
+        if sum(item_gold(i) for i in c) >= amount
     ]
-    least = min(sum(_gold(i) for i in p) for p in payments)
-    return [p for p in payments if sum(_gold(i) for i in p) == least]
+    least = min(sum(item_gold(i) for i in p) for p in payments)
+    return [p for p in payments if sum(item_gold(i) for i in p) == least]
 
 
 def _others_pay_value(effect: OthersPayValue, v: Victim, die: int) -> Outcome:
@@ -339,7 +340,7 @@ def _others_pay_value(effect: OthersPayValue, v: Victim, die: int) -> Outcome:
         paid: list[Victim] = []
         for state in states:
             payer = state.others[index]
-            short = sum(_gold(i) for i in payer.items) < v.lost_gold
+            short = sum(item_gold(i) for i in payer.items) < v.lost_gold
             for payment in _payments(payer.items, v.lost_gold):
                 after = state.copy()
                 seat = after.others[index]
@@ -558,11 +559,13 @@ def _without(victim: Victim, names: Sequence[str]) -> Victim:
     return after
 
 
-def _gold(name: str) -> int:
+def item_gold(name: str) -> int:
+    """The Gold value of a reference item (0 when it has none)."""
     return int(ITEM_FACTS[name].get("gold", 0))
 
 
-def _matches(effect: LoseItems, name: str) -> bool:
+def item_matches(effect: LoseItems, name: str) -> bool:
+    """Whether a lose_items outcome may take this item (its slot, size and tag)."""
     facts = ITEM_FACTS[name]
     if effect.slot is not None and facts.get("slot") != effect.slot:
         return False
@@ -576,5 +579,6 @@ def _matches(effect: LoseItems, name: str) -> bool:
 PREDICTED_OUTCOMES = tuple(OUTCOME_RULES)
 
 
-def _bonus(items: Iterable[str]) -> int:
+def items_bonus(items: Iterable[str]) -> int:
+    """The combat bonus these reference items add up to."""
     return sum(int(ITEM_FACTS[i].get("bonus", 0)) for i in items)

@@ -58,7 +58,8 @@ def _item(name: str, slot: str, bonus: int = 1, gold: int = 200, **extra: Any) -
     }
 
 
-def _monster(name: str, level: int, treasures: int = 1, **extra: Any) -> dict[str, Any]:
+def monster_document(name: str, level: int, treasures: int = 1, **extra: Any) -> dict[str, Any]:
+    """A plain monster's document (a level lost as Bad Stuff), `extra` keys added."""
     return {
         "name": name,
         "deck": "door",
@@ -73,7 +74,7 @@ def _monster(name: str, level: int, treasures: int = 1, **extra: Any) -> dict[st
 
 
 REFERENCE_DOCUMENTS: list[dict[str, Any]] = [
-    _monster("Validator Ogre", 5, treasures=2),
+    monster_document("Validator Ogre", 5, treasures=2),
     {
         "name": "Validator Rage",
         "deck": "door",
@@ -110,7 +111,7 @@ REFERENCE_DOCUMENTS: list[dict[str, Any]] = [
 ]
 # A second monster for the cards that add, swap or remove one: weak, and its Bad Stuff
 # differs from the Ogre's so that who caught whom shows.
-_IMP = _monster("Validator Imp", 1, bad_stuff=[{"type": "lose_levels", "amount": 2}])
+_IMP = monster_document("Validator Imp", 1, bad_stuff=[{"type": "lose_levels", "amount": 2}])
 WINGS = "Validator Wings"
 TITAN = "Validator Titan"
 _WINGS = _item(WINGS, "other", bonus=0, gold=0, effects=[{"type": "runaway", "amount": 1}])
@@ -157,7 +158,7 @@ ON_DEMAND: dict[type[EffectBase], list[dict[str, Any]]] = {
     # A Run Away bonus the roll made again after an undone escape must keep.
     CancelEscape: [_WINGS],
     # A monster card for the hand, whose Level a character may fight with instead of theirs.
-    UseMonsterLevel: [_monster(TITAN, 12)],
+    UseMonsterLevel: [monster_document(TITAN, 12)],
 }
 # A one-shot of +1 for either side: played for the monster, it is no bonus of the fighter's
 # (what a condition on bonuses used must tell apart).
@@ -230,15 +231,17 @@ ITEM_FACTS: dict[str, dict[str, Any]] = {
 }
 
 
-def _title(name: str) -> str:
+def title_case(name: str) -> str:
+    """The name with each word's first letter capitalised, as card names are written."""
     return " ".join(w[:1].upper() + w[1:] for w in name.split(" "))
 
 
 def _trait_card(axis: str, name: str) -> CardBase:
-    return _parsed({"name": _title(name), "deck": "door", "kind": axis, "encoding": _FULL})
+    return _parsed({"name": title_case(name), "deck": "door", "kind": axis, "encoding": _FULL})
 
 
-def _traits(conditions: Iterable[ConditionBase]) -> set[tuple[str, str]]:
+def traits_of(conditions: Iterable[ConditionBase]) -> set[tuple[str, str]]:
+    """The (axis, name) traits the conditions mention, tags and sexes aside."""
     found: set[tuple[str, str]] = set()
     for condition in conditions:
         for axis, name in condition.mentions():
@@ -259,9 +262,9 @@ def _parsed(document: dict[str, Any]) -> CardBase:
     return card
 
 
-def _token(tag: str) -> str:
+def tag_token(tag: str) -> str:
     """A plain item carrying one tag (no bonus, no Gold), registered with the item facts."""
-    name = f"Validator {_title(tag)} Token"
+    name = f"Validator {title_case(tag)} Token"
     ITEM_FACTS.setdefault(name, _item(name, "other", bonus=0, gold=0, tags=[tag]))
     return name
 
@@ -270,7 +273,7 @@ def _token(tag: str) -> str:
 RESTRICTING_AXES = ("race", "class", "accent", "loyalty", "species", "power", "origin", "training")
 
 
-def _relic_for(card: CardBase) -> str | None:
+def relic_for(card: CardBase) -> str | None:
     """An item only a character with this card may use (as the Mace of Sharpness is a
     Cleric's), +3 and of no slot's limit, registered with the item facts; None for a card of
     no axis an item names."""
@@ -286,22 +289,22 @@ def _relic_for(card: CardBase) -> str | None:
 
 def tagged_drop(tag: str) -> str:
     """A +1 one-shot carrying one tag: a tag used in a fight may come from a one-shot."""
-    return f"Validator {_title(tag)} Drop"
+    return f"Validator {title_case(tag)} Drop"
 
 
 def _tagged_drop_document(tag: str) -> dict[str, Any]:
     return {**DROP_DOCUMENT, "name": tagged_drop(tag), "tags": [tag]}
 
 
-def _shunned_item(axis: str) -> str:
+def shunned_item(axis: str) -> str:
     """An item forbidden to the first plain card of an axis, registered with the item facts."""
-    name = f"Validator {_title(axis)} Shunned"
-    one = _axis_card(axis, 0)[1]
+    name = f"Validator {title_case(axis)} Shunned"
+    one = axis_card(axis, 0)[1]
     ITEM_FACTS.setdefault(name, _item(name, "other", bonus=2, gold=0, not_usable_by={axis: one}))
     return name
 
 
-def _human_relic() -> str:
+def human_relic() -> str:
     """An item only a Human may use: a character with no Race card is Human (core rules,
     Race), so it becomes usable once the Race card is gone."""
     name = "Validator Human Relic"
@@ -309,21 +312,21 @@ def _human_relic() -> str:
     return name
 
 
-def _axis_card(axis: str, rank: int) -> tuple[str, str]:
+def axis_card(axis: str, rank: int) -> tuple[str, str]:
     """The rank-th plain card of a character axis, as a trait (axis, name)."""
     return (axis, f"validator {axis} {('one', 'two', 'three')[rank]}")
 
 
-def _stand_in(condition: ConditionBase) -> str | None:
+def stand_in_monster(condition: ConditionBase) -> str | None:
     """A monster for which a monster condition holds (the named one, or one with the tag)."""
     if isinstance(condition, MonsterNamed):
         return condition.monster
     if isinstance(condition, MonsterTagged):
-        return f"Validator {_title(condition.monster_tag)} Monster"
+        return f"Validator {title_case(condition.monster_tag)} Monster"
     return None
 
 
-def _level_cases(condition: MonsterLevelIn) -> list[tuple[int, bool]]:
+def level_cases(condition: MonsterLevelIn) -> list[tuple[int, bool]]:
     """A monster Level inside the range, and one just outside it."""
     low, high = condition.monster_level.min, condition.monster_level.max
     inside = high if high is not None else low or 1
@@ -331,16 +334,18 @@ def _level_cases(condition: MonsterLevelIn) -> list[tuple[int, bool]]:
     return [(inside, True)] + ([(outside, False)] if outside >= 0 else [])
 
 
-def _level_monster(level: int) -> str:
+def level_monster(level: int) -> str:
+    """The name of the reference monster of this Level."""
     return f"Validator Level {level} Monster"
 
 
-def _leaves(condition: ConditionBase) -> Iterable[ConditionBase]:
+def condition_leaves(condition: ConditionBase) -> Iterable[ConditionBase]:
+    """The plain conditions under any all/any/not nesting, in order."""
     if isinstance(condition, AllOf | AnyOf):
         for part in condition.all if isinstance(condition, AllOf) else condition.any:
-            yield from _leaves(part)
+            yield from condition_leaves(part)
     elif isinstance(condition, NotCondition):
-        yield from _leaves(condition.not_)
+        yield from condition_leaves(condition.not_)
     else:
         yield condition
 
@@ -350,24 +355,24 @@ def _companions(card: CardBase) -> list[CardBase]:
     documents: list[dict[str, Any]] = []
     tags: list[str] = []
     for condition in card.all_conditions():
-        for leaf in _leaves(condition):
+        for leaf in condition_leaves(condition):
             if isinstance(leaf, UsedTag):
                 tags.append(leaf.used_tag)
                 documents.append(_tagged_drop_document(leaf.used_tag))
             if isinstance(leaf, BonusesUsed):
                 documents.append(DROP_DOCUMENT)
             if isinstance(leaf, MonsterLevelIn):
-                levels = [level for level, _ in _level_cases(leaf)]
-                documents += [_monster(_level_monster(level), level) for level in levels]
-            name = _stand_in(leaf)
+                levels = [level for level, _ in level_cases(leaf)]
+                documents += [monster_document(level_monster(level), level) for level in levels]
+            name = stand_in_monster(leaf)
             if name is not None:
                 tagged = [leaf.monster_tag] if isinstance(leaf, MonsterTagged) else []
-                documents.append(_monster(name, 10, tags=tagged))
-    relic = _relic_for(card)
+                documents.append(monster_document(name, 10, tags=tagged))
+    relic = relic_for(card)
     if relic is not None:
         documents.append(ITEM_FACTS[relic])
     if card.kind_name == "race":
-        documents.append(ITEM_FACTS[_human_relic()])
+        documents.append(ITEM_FACTS[human_relic()])
     axes: set[str] = set()
     for effect in card.all_effects():
         documents += ON_DEMAND.get(type(effect), [])
@@ -378,21 +383,21 @@ def _companions(card: CardBase) -> list[CardBase]:
             tags.append(effect.per.equipped_with_tag)
         if isinstance(effect, ChangeCharacterCard | ExtraCharacterCard):
             axes.add(effect.axis)
-    documents += [ITEM_FACTS[_token(tag)] for tag in tags]
+    documents += [ITEM_FACTS[tag_token(tag)] for tag in tags]
     for axis in sorted(axes):
         decoy = "race" if axis != "race" else "class"
-        for trait in [*(_axis_card(axis, rank) for rank in range(3)), _axis_card(decoy, 0)]:
+        for trait in [*(axis_card(axis, rank) for rank in range(3)), axis_card(decoy, 0)]:
             documents.append(
-                {"name": _title(trait[1]), "deck": "door", "kind": trait[0], "encoding": _FULL}
+                {"name": title_case(trait[1]), "deck": "door", "kind": trait[0], "encoding": _FULL}
             )
         # An item the first card may not use: with Super Munchkin or Half-Breed on that card
         # alone, its player may equip it all the same.
-        documents.append(ITEM_FACTS[_shunned_item(axis)])
+        documents.append(ITEM_FACTS[shunned_item(axis)])
         # A monster with a bonus against the first card: whether a drawback applies shows.
-        one = _axis_card(axis, 0)
+        one = axis_card(axis, 0)
         documents.append(
-            _monster(
-                f"Validator {_title(axis)} Hater",
+            monster_document(
+                f"Validator {title_case(axis)} Hater",
                 1,
                 effects=[{"type": "strength", "amount": 5, "when": {axis: one[1]}}],
             )
@@ -433,7 +438,8 @@ SHIP_DOCUMENTS = [
 SHIP_SETS = ("munchkin-booty",)
 
 
-def _library_for(card: CardBase, set_code: str) -> CardLibrary:
+def library_for(card: CardBase, set_code: str) -> CardLibrary:
+    """The library a card's checks run in: the card, the references and its companions."""
     library = CardLibrary()
     library.add(set_code, card)
     names = {card.name.casefold()}
@@ -444,7 +450,7 @@ def _library_for(card: CardBase, set_code: str) -> CardLibrary:
     for extra in extra_references():
         if extra.name.casefold() not in names:
             library.add("validator", extra)
-    companions = [_trait_card(axis, name) for axis, name in _traits(card.all_conditions())]
+    companions = [_trait_card(axis, name) for axis, name in traits_of(card.all_conditions())]
     if set_code in SHIP_SETS and card.kind_name == "monster":
         companions += [_parsed(d) for d in SHIP_DOCUMENTS]
     for companion in companions + _companions(card):

@@ -63,6 +63,7 @@ SUMMARY_KEYS = ("cards", "full", "partial", "text_only", "verified", "failing")
 
 
 def summarize(reports: Sequence[CardReport]) -> dict[str, int]:
+    """The counts named in `SUMMARY_KEYS` over these reports."""
     return {
         "cards": len(reports),
         "full": sum(r.encoding == "full" for r in reports),

@@ -4,7 +4,7 @@ scenario that caused it. Coverage is earned, never declared: an effect type coun
 only when a run that states an independent expectation (an `accept` test or the document's
 `expect`) passed (`covers`), or every run of a group did (`CheckContext.together`). With it,
 what every family of checks shares to write and judge scenarios: a player's document, the effect
-tree walked, and the acceptance tests (`expect_values`, and `_table_matches` against the
+tree walked, and the acceptance tests (`expect_values`, and `table_matches` against the
 oracle's predicted tables).
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from validator.checks.oracle import PREDICTED_OUTCOMES, Victim
-from validator.checks.references import ITEM_FACTS, _title
+from validator.checks.references import ITEM_FACTS, title_case
 from validator.checks.reports import CardReport
 from validator.engine import (
     CardBase,
@@ -38,7 +38,7 @@ class NoExpectation(ValueError):
 
 
 def predicts(accept: Accept | None) -> bool:
-    """Whether an acceptance test states an expectation (`_table_matches` does not when part
+    """Whether an acceptance test states an expectation (`table_matches` does not when part
     of the outcome is not predicted: the run then only has to stay legal)."""
     return accept is not None and getattr(accept, "predicts", True)
 
@@ -128,23 +128,28 @@ class CheckContext:
 
 
 def typing_literal(effect_type: type[EffectBase]) -> str:
+    """The `type` an effect's documents give (the literal of its model's field)."""
     return str(get_args(effect_type.model_fields["type"].annotation)[0])
 
 
-def _player(name: str, level: int = 1, **extra: Any) -> dict[str, Any]:
+def player(name: str, level: int = 1, **extra: Any) -> dict[str, Any]:
+    """A player's document for a scenario, `extra` keys (hand, in_play...) added."""
     return {"name": name, "level": level, **extra}
 
 
-def _trait_names(traits: Iterable[tuple[str, str]]) -> list[str]:
-    return [_title(name) for _, name in traits]
+def trait_names(traits: Iterable[tuple[str, str]]) -> list[str]:
+    """The card names of these (axis, name) traits, as a player's in_play lists them."""
+    return [title_case(name) for _, name in traits]
 
 
-def _conditions(effect: EffectBase) -> Iterable[ConditionBase]:
-    for e in _walk([effect]):
+def conditions_of(effect: EffectBase) -> Iterable[ConditionBase]:
+    """Every condition of the effect and of the effects nested in it."""
+    for e in walk_effects([effect]):
         yield from e.conditions()
 
 
-def _walk(effects: Iterable[EffectBase]) -> list[EffectBase]:
+def walk_effects(effects: Iterable[EffectBase]) -> list[EffectBase]:
+    """The effects and every effect nested in them, breadth first."""
     out: list[EffectBase] = []
     stack = list(effects)
     while stack:
@@ -154,15 +159,17 @@ def _walk(effects: Iterable[EffectBase]) -> list[EffectBase]:
     return out
 
 
-def _kinds(effects: Iterable[EffectBase]) -> list[type[EffectBase] | str]:
-    return [typing_literal(type(e)) for e in _walk(effects)]
+def kinds_of(effects: Iterable[EffectBase]) -> list[type[EffectBase] | str]:
+    """The `type` of each effect and of each effect nested in it."""
+    return [typing_literal(type(e)) for e in walk_effects(effects)]
 
 
-def _predictable(effect: EffectBase) -> bool:
-    return all(isinstance(e, PREDICTED_OUTCOMES) for e in _walk([effect]))
+def is_predictable(effect: EffectBase) -> bool:
+    """Whether the oracle predicts the effect and every effect nested in it."""
+    return all(isinstance(e, PREDICTED_OUTCOMES) for e in walk_effects([effect]))
 
 
-def _table_matches(start: Victim, states: list[Victim], caught: bool = False) -> Accept:
+def table_matches(start: Victim, states: list[Victim], caught: bool = False) -> Accept:
     """The victim and every other player end as one of the predicted tables."""
     known = {name for _, name in start.traits | set(start.discard)}
 
@@ -252,11 +259,12 @@ def expect_values(**wanted: Any) -> Accept:
     return accept
 
 
-def _caught(values: dict[str, Any]) -> str | None:
+def expect_caught(values: dict[str, Any]) -> str | None:
+    """An acceptance test: the fighter was caught (or died)."""
     return None if values["outcome"] in ("caught", "dead") else f"outcome {values['outcome']}"
 
 
-def _ended_without_kill(level: int, treasures: int, hand: int | None = None) -> Accept:
+def ended_without_kill(level: int, treasures: int, hand: int | None = None) -> Accept:
     """A monster got rid of without a kill: the fight is over and still "won" (the rules call
     it winning), but no level is gained; Treasure only as the card says."""
     wanted: dict[str, Any] = {

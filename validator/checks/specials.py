@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from validator.checks.monsters import Fight, _arrange, _fight_holds, _monster_checks
-from validator.checks.one_shots import _level_card_checks, _one_shot_checks
-from validator.checks.oracle import _gold, kill_levels
-from validator.checks.played import _played_checks
+from validator.checks.monsters import Fight, arrange_fight, fight_holds, monster_checks
+from validator.checks.one_shots import level_card_checks, one_shot_checks
+from validator.checks.oracle import item_gold, kill_levels
+from validator.checks.played import played_checks
 from validator.checks.references import (
     DROP,
     EQUIPMENT,
@@ -34,20 +34,20 @@ from validator.checks.references import (
     SHIP_SETS,
     SLOOP,
     WINGS,
-    _axis_card,
-    _leaves,
-    _shunned_item,
-    _stand_in,
-    _title,
-    _traits,
+    axis_card,
+    condition_leaves,
+    shunned_item,
+    stand_in_monster,
     tagged_drop,
+    title_case,
+    traits_of,
 )
 from validator.checks.runner import (
     CheckContext,
-    _ended_without_kill,
-    _player,
-    _trait_names,
+    ended_without_kill,
     expect_values,
+    player,
+    trait_names,
 )
 from validator.checks.victims import ENHANCER, ENHANCER_CARD, SHIP, SHIP_CARD
 from validator.engine import (
@@ -86,9 +86,9 @@ from validator.engine import (
 BRIBE_OFFERS = ["Validator Trinket", "Validator Helm", "Validator Ram"]
 
 
-def _played_and_mate_checks(ctx: CheckContext, card: CardBase) -> None:
+def played_and_mate_checks(ctx: CheckContext, card: CardBase) -> None:
     """A card played from the hand (`played`), then the running from a pair it makes."""
-    _played_checks(ctx, card)
+    played_checks(ctx, card)
     for mate in (e for e in card.effects if isinstance(e, Mate)):
         _mate_running_checks(ctx, card, mate)
     for extra in (e for e in card.effects if isinstance(e, ExtraCharacterCard)):
@@ -98,14 +98,14 @@ def _played_and_mate_checks(ctx: CheckContext, card: CardBase) -> None:
 def _forbidden_item_check(ctx: CheckContext, card: CardBase, effect: ExtraCharacterCard) -> None:
     """With Super Munchkin (Half-Breed) on one Class (Race), none of its drawbacks: an item
     forbidden to that Class may be equipped (core rules, Super Munchkin and Half-Breed)."""
-    one = _title(_axis_card(effect.axis, 0)[1])
-    shunned = _shunned_item(effect.axis)
+    one = title_case(axis_card(effect.axis, 0)[1])
+    shunned = shunned_item(effect.axis)
     ctx.run(
         "with one card, an item forbidden to it equipped",
         {
             "players": [
-                _player("Hero", 3, in_play=[one], hand=[card.name, shunned]),
-                _player("Rival"),
+                player("Hero", 3, in_play=[one], hand=[card.name, shunned]),
+                player("Rival"),
             ],
             "steps": [
                 {"play": card.name, "by": "Hero"},
@@ -116,10 +116,10 @@ def _forbidden_item_check(ctx: CheckContext, card: CardBase, effect: ExtraCharac
     )
 
 
-def _one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
+def one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
     """A one-shot's own checks (`one_shots`), then what it does beside other monsters and
     their enhancers."""
-    _one_shot_checks(ctx, card)
+    one_shot_checks(ctx, card)
     kills = [e for e in card.effects if isinstance(e, KillMonster)]
     if card.bonus and card.side in ("either", "monster") and not kills:
         # Played for one of two monsters, its bonus is added to their total once (core
@@ -127,7 +127,7 @@ def _one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
         ctx.run(
             "its bonus for one monster of two counts once",
             {
-                "players": [_player("Hero", 2), _player("Rival", 1, hand=[card.name])],
+                "players": [player("Hero", 2), player("Rival", 1, hand=[card.name])],
                 "combat": {"fighter": "Hero", "monsters": [OGRE, OGRE]},
                 "steps": [{"play": card.name, "by": "Rival", "on": OGRE}],
             },
@@ -148,7 +148,7 @@ def _one_shot_and_special_checks(ctx: CheckContext, card: OneShotCard) -> None:
         ctx.run(
             "refused to a fighter with a helper",
             {
-                "players": [_player("Hero", 4, hand=[card.name]), _player("Helper", 3)],
+                "players": [player("Hero", 4, hand=[card.name]), player("Helper", 3)],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
                 "steps": [{"help": "Helper"}, {"play": card.name, "by": "Hero"}],
                 "expect": {"error": True, "hand_sizes": {"Hero": 1}},
@@ -164,8 +164,8 @@ def _enraged_fight(card: OneShotCard, by: str, monsters: int = 1, **hero: Any) -
     hands[by].append(card.name)
     return {
         "players": [
-            _player("Hero", 3, hand=hands["Hero"], **hero),
-            _player("Rival", 1, hand=hands["Rival"]),
+            player("Hero", 3, hand=hands["Hero"], **hero),
+            player("Rival", 1, hand=hands["Rival"]),
         ],
         "combat": {"fighter": "Hero", "monsters": [OGRE] * monsters},
     }
@@ -227,11 +227,11 @@ def _carried_escape_check(ctx: CheckContext, card: OneShotCard) -> None:
     )
 
 
-def _level_card_and_special_checks(ctx: CheckContext, card: LevelCard) -> None:
+def level_card_and_special_checks(ctx: CheckContext, card: LevelCard) -> None:
     """A Go Up a Level card's own checks (`one_shots`), then its condition on what is in
     play read by kind: a card for a player with a Hireling is refused to one with only an
     item (the Helm) in play, and the level not given."""
-    _level_card_checks(ctx, card)
+    level_card_checks(ctx, card)
     requires = card.requires
     if isinstance(requires, HasInPlay):
         kind = requires.has_in_play
@@ -247,8 +247,8 @@ def _level_card_and_special_checks(ctx: CheckContext, card: LevelCard) -> None:
         f"refused with only an item in play, not a {kind}",
         {
             "players": [
-                _player("Hero", 3, hand=[card.name], in_play=["Validator Helm"]),
-                _player("Rival", 5),
+                player("Hero", 3, hand=[card.name], in_play=["Validator Helm"]),
+                player("Rival", 5),
             ],
             "steps": [{"play": card.name, "by": "Hero"}],
             "expect": {"error": "playable only by", "levels": {"Hero": 3}},
@@ -261,13 +261,13 @@ def _enraged_kill_check(ctx: CheckContext, card: OneShotCard, effect: KillMonste
     enhancer (core rules: after a fight everything played in it is discarded); the invariants,
     every card in one place, see an enhancer left nowhere. The Rage pays no Treasure: the Ogre
     pays its 2, a Level 10 stand-in 1."""
-    monster = OGRE if effect.when is None else _stand_in(effect.when)
+    monster = OGRE if effect.when is None else stand_in_monster(effect.when)
     if monster is None:
         return
     ctx.run(
         f"kills the Enraged {monster} outright",
         {
-            "players": [_player("Hero", 1, hand=[card.name]), _player("Rival", 1, hand=[RAGE])],
+            "players": [player("Hero", 1, hand=[card.name]), player("Rival", 1, hand=[RAGE])],
             "combat": {"fighter": "Hero", "monsters": [monster]},
             "steps": [
                 {"play": RAGE, "by": "Rival", "on": monster},
@@ -280,9 +280,9 @@ def _enraged_kill_check(ctx: CheckContext, card: OneShotCard, effect: KillMonste
     )
 
 
-def _monster_and_special_checks(ctx: CheckContext, card: MonsterCard) -> None:
+def monster_and_special_checks(ctx: CheckContext, card: MonsterCard) -> None:
     """The monster's own checks, then who may use its special rules."""
-    _monster_checks(ctx, card)
+    monster_checks(ctx, card)
     _special_rule_checks(ctx, card)
 
 
@@ -316,7 +316,7 @@ def _no_walking_past(ctx: CheckContext, card: MonsterCard) -> None:
     ctx.run(
         "it cannot be walked past",
         {
-            "players": [_player("Hero", 1), _player("Rival")],
+            "players": [player("Hero", 1), player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "steps": [{"decline": card.name, "by": "Hero"}],
             "expect": {"error": True},
@@ -325,7 +325,7 @@ def _no_walking_past(ctx: CheckContext, card: MonsterCard) -> None:
 
 
 def _decline_checks(ctx: CheckContext, card: MonsterCard, effect: MayDecline) -> None:
-    free = Fight() if effect.unless is None else _arrange(effect.unless, False)
+    free = Fight() if effect.unless is None else arrange_fight(effect.unless, False)
     if free is None:
         return
     # Whoever else is at the table, even one the card would let by, cannot walk past the
@@ -334,7 +334,7 @@ def _decline_checks(ctx: CheckContext, card: MonsterCard, effect: MayDecline) ->
     ctx.run(
         "only the fighter may walk past it",
         {
-            "players": [_player("Hero", 1), rival],
+            "players": [player("Hero", 1), rival],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "steps": [{"decline": card.name, "by": "Rival"}],
             "expect": {"error": True, "outcome": "none"},
@@ -344,7 +344,7 @@ def _decline_checks(ctx: CheckContext, card: MonsterCard, effect: MayDecline) ->
     ctx.run(
         "walking past it beside the Ogre, named",
         {
-            "players": [free.hero(1), _player("Rival")],
+            "players": [free.hero(1), player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [OGRE, card.name]},
             "steps": [{"decline": card.name, "by": "Hero"}],
             "expect": {"outcome": "none"},
@@ -354,23 +354,23 @@ def _decline_checks(ctx: CheckContext, card: MonsterCard, effect: MayDecline) ->
 
 
 def _bribe_checks(ctx: CheckContext, card: MonsterCard, effect: Bribe) -> None:
-    enough = next((i for i in BRIBE_OFFERS if _gold(i) >= effect.min_gold), None)
+    enough = next((i for i in BRIBE_OFFERS if item_gold(i) >= effect.min_gold), None)
     if enough is None:
         return  # `monsters` warns that no reference item is worth the bribe
     fight = {"fighter": "Hero", "monsters": [card.name]}
     ctx.run(
-        f"bribed with an item worth {_gold(enough)} from the hand",
+        f"bribed with an item worth {item_gold(enough)} from the hand",
         {
-            "players": [_player("Hero", 1, hand=[enough]), _player("Rival")],
+            "players": [player("Hero", 1, hand=[enough]), player("Rival")],
             "combat": fight,
             "steps": [{"bribe": enough, "by": "Hero"}],
         },
-        _ended_without_kill(1, 0, hand=0),
+        ended_without_kill(1, 0, hand=0),
     )
     ctx.run(
         "only the fighter may bribe it",
         {
-            "players": [_player("Hero", 1), _player("Rival", 1, in_play=[enough])],
+            "players": [player("Hero", 1), player("Rival", 1, in_play=[enough])],
             "combat": fight,
             "steps": [{"bribe": enough, "by": "Rival"}],
             "expect": {"error": True, "outcome": "none", "in_play": {"Rival": [enough]}},
@@ -379,7 +379,7 @@ def _bribe_checks(ctx: CheckContext, card: MonsterCard, effect: Bribe) -> None:
 
 
 def _chase_checks(ctx: CheckContext, card: MonsterCard, effect: ChaseAway) -> None:
-    able = _arrange(effect.by, True)
+    able = arrange_fight(effect.by, True)
     if able is None:
         return
     # A player the card would allow, but outside the fight, drives nothing off.
@@ -387,7 +387,7 @@ def _chase_checks(ctx: CheckContext, card: MonsterCard, effect: ChaseAway) -> No
     ctx.run(
         "no one outside the fight can drive it off",
         {
-            "players": [_player("Hero", 1), outsider],
+            "players": [player("Hero", 1), outsider],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "steps": [{"chase": card.name, "by": "Rival"}],
             "expect": {"error": True, "outcome": "none"},
@@ -401,7 +401,7 @@ def _trade_checks(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) -
     reference items put on top of the Treasure deck, equipped next), and with fewer Treasure
     cards than the trade asks, nothing is traded."""
     count = effect.trade_treasures
-    refused = Fight() if effect.when is None else _arrange(effect.when, True)
+    refused = Fight() if effect.when is None else arrange_fight(effect.when, True)
     # Two Trinkets are in the library; the refusal's own Treasure would be drawn from the same
     # deck, so such a card is left to `monsters`.
     if refused is None or not 1 <= count <= 2 or effect.treasures:
@@ -413,7 +413,7 @@ def _trade_checks(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) -
     ctx.run(
         f"{count} Treasure card(s) traded for new ones",
         {
-            "players": [refused.hero(1, hand=["Validator Trinket"] * count), _player("Rival")],
+            "players": [refused.hero(1, hand=["Validator Trinket"] * count), player("Rival")],
             "deck": {"door": [card.name], "treasure": new},
             "steps": [
                 {"kick_door": "Hero"},
@@ -427,7 +427,7 @@ def _trade_checks(ctx: CheckContext, card: MonsterCard, effect: RefusesCombat) -
         {
             "players": [
                 refused.hero(1, hand=["Validator Trinket"] * (count - 1)),
-                _player("Rival"),
+                player("Rival"),
             ],
             "combat": fight,
             "deck": {"treasure": new},
@@ -461,9 +461,9 @@ def _death_checks(ctx: CheckContext, card: MonsterCard) -> None:
         "its death stops the running: the Ogre is not fled",
         {
             "players": [
-                _player("Hero", level),
-                _player("Helper", level),
-                _player("Rival", 1, hand=[RAGE]),
+                player("Hero", level),
+                player("Helper", level),
+                player("Rival", 1, hand=[RAGE]),
             ],
             "combat": {"fighter": "Hero", "monsters": [card.name, OGRE]},
             "steps": [{"help": "Helper"}, rage, {"resolve": True}],
@@ -474,7 +474,7 @@ def _death_checks(ctx: CheckContext, card: MonsterCard) -> None:
     ctx.run(
         "caught by the Ogre, then killed by it",
         {
-            "players": [_player("Hero", level), _player("Rival", 1, hand=[RAGE])],
+            "players": [player("Hero", level), player("Rival", 1, hand=[RAGE])],
             "combat": {"fighter": "Hero", "monsters": [OGRE, card.name]},
             "steps": [rage, {"resolve": True}],
             "dice": [1, 1],
@@ -496,7 +496,7 @@ def _beside_the_ogre_checks(ctx: CheckContext, card: MonsterCard) -> None:
     ctx.run(
         "its rule on the Level holds with the Ogre beside it",
         {
-            "players": [_player("Hero", 3, in_play=["Validator Helm"]), _player("Rival")],
+            "players": [player("Hero", 3, in_play=["Validator Helm"]), player("Rival")],
             "combat": {"fighter": "Hero", "monsters": [OGRE, card.name]},
         },
         expect_values(fighter_strength=strength),
@@ -521,7 +521,7 @@ def _named_companion_runs(
 ) -> None:
     for effect in named:
         assert isinstance(effect.when, MonsterNamed)
-        companion = _stand_in(effect.when)
+        companion = stand_in_monster(effect.when)
         for label, monsters, total in (
             (f"no bonus without {effect.when.monster}", [card.name], base),
             (f"its bonus beside {effect.when.monster}", [card.name, companion], base + 10),
@@ -530,7 +530,7 @@ def _named_companion_runs(
             ctx.run(
                 label,
                 {
-                    "players": [_player("Hero", 1), _player("Rival")],
+                    "players": [player("Hero", 1), player("Rival")],
                     "combat": {"fighter": "Hero", "monsters": monsters},
                 },
                 expect_values(monster_strength=total + bonus),
@@ -553,7 +553,7 @@ def _helper_trait_checks(ctx: CheckContext, card: MonsterCard) -> None:
     if strength >= 31 or len([e for e in extras if e.when is not None]) != 1:
         return
     extra = next(e for e in extras if e.when is not None)
-    traits = _traits([extra.when]) if isinstance(extra.when, AxisCondition) else set()
+    traits = traits_of([extra.when]) if isinstance(extra.when, AxisCondition) else set()
     if len(traits) != 1:
         return
     paid = (card.treasures or 0) + sum(e.amount for e in extras)
@@ -561,8 +561,8 @@ def _helper_trait_checks(ctx: CheckContext, card: MonsterCard) -> None:
         "the extra Treasures when only the helper has the trait",
         {
             "players": [
-                _player("Hero", 1, in_play=["Validator Gauntlet"]),
-                _player("Helper", 1, in_play=_trait_names(sorted(traits))),
+                player("Hero", 1, in_play=["Validator Gauntlet"]),
+                player("Helper", 1, in_play=trait_names(sorted(traits))),
             ],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "steps": [{"help": "Helper"}, {"resolve": True}],
@@ -584,8 +584,8 @@ def _bonus_for_the_monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
         for e in card.effects
         if isinstance(e, ExtraLevels)
         and e.when is not None
-        and any(isinstance(leaf, BonusesUsed) for leaf in _leaves(e.when))
-        and _fight_holds(e.when, alone, 1) is True
+        and any(isinstance(leaf, BonusesUsed) for leaf in condition_leaves(e.when))
+        and fight_holds(e.when, alone, 1) is True
     ]
     strength = (card.level or 0) + sum(e.amount for e in card.effects if isinstance(e, Strength))
     level = strength + 1 + 1
@@ -595,7 +595,7 @@ def _bonus_for_the_monster_checks(ctx: CheckContext, card: MonsterCard) -> None:
     ctx.run(
         "its extra levels despite a one-shot played for it",
         {
-            "players": [_player("Hero", level), _player("Rival", 1, hand=[DROP])],
+            "players": [player("Hero", level), player("Rival", 1, hand=[DROP])],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "steps": [{"play": DROP, "by": "Rival", "on": card.name}, {"resolve": True}],
         },
@@ -616,7 +616,7 @@ def _mate_running_checks(ctx: CheckContext, card: CardBase, effect: Mate) -> Non
     if effect.runaway >= 0 or not 2 <= needed <= 6:
         return
     pair = {
-        "players": [_player("Hero", 3), _player("Rival", hand=[card.name])],
+        "players": [player("Hero", 3), player("Rival", hand=[card.name])],
         "combat": {"fighter": "Hero", "monsters": [OGRE]},
         "steps": [{"play": card.name, "by": "Rival", "on": OGRE}, {"resolve": True}],
     }
@@ -653,7 +653,7 @@ def _no_looting_after_check(ctx: CheckContext, card: MonsterCard) -> None:
     ctx.run(
         "no looting the room after fighting it",
         {
-            "players": [_player("Hero", 1, in_play=["Validator Gauntlet"]), _player("Rival")],
+            "players": [player("Hero", 1, in_play=["Validator Gauntlet"]), player("Rival")],
             "deck": {"door": [card.name, "Validator Door"]},
             "steps": [{"kick_door": "Hero"}, {"resolve": True}, {"loot_room": "Hero"}],
             "expect": {"error": "fought a monster", "outcome": "won"},
@@ -688,8 +688,8 @@ def _tag_from_a_one_shot_checks(ctx: CheckContext, card: MonsterCard) -> None:
             label,
             {
                 "players": [
-                    _player("Hero", hero, hand=[drop] if by == "Hero" else []),
-                    _player("Rival", 1, hand=[drop] if by == "Rival" else []),
+                    player("Hero", hero, hand=[drop] if by == "Hero" else []),
+                    player("Rival", 1, hand=[drop] if by == "Rival" else []),
                 ],
                 "combat": {"fighter": "Hero", "monsters": [card.name]},
                 "steps": [{"play": drop, "by": by, **on}, {"resolve": True}],
@@ -734,7 +734,7 @@ def _no_treasure_left_check(ctx: CheckContext, card: MonsterCard) -> None:
     ctx.run(
         "killed with no Treasure left to draw",
         {
-            "players": [_player("Hero", strength + 1), _player("Rival", 1, hand=treasures)],
+            "players": [player("Hero", strength + 1), player("Rival", 1, hand=treasures)],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "steps": [{"resolve": True}],
             "expect": {"hand_sizes": {"Hero": 0}},
@@ -769,7 +769,7 @@ def _ship_running_checks(ctx: CheckContext, card: MonsterCard) -> None:
 
     def fled(in_play: list[str], die: int) -> dict[str, Any]:
         return {
-            "players": [_player("Hero", level, in_play=in_play), _player("Rival", 1, hand=[RAGE])],
+            "players": [player("Hero", level, in_play=in_play), player("Rival", 1, hand=[RAGE])],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "steps": rage,
             "dice": [die],
@@ -797,8 +797,8 @@ def _ship_running_checks(ctx: CheckContext, card: MonsterCard) -> None:
         "an enhancer fitted on the Ship adds its bonus",
         {
             "players": [
-                _player("Hero", level, in_play=[SHIP], hand=[ENHANCER]),
-                _player("Rival"),
+                player("Hero", level, in_play=[SHIP], hand=[ENHANCER]),
+                player("Rival"),
             ],
             "deck": {"door": [card.name]},
             "steps": [{"play": ENHANCER, "by": "Hero", "with": SHIP}, {"kick_door": "Hero"}],

@@ -60,7 +60,7 @@ def inline(*names: str) -> list[dict[str, Any]]:
     return [{"name": name, **COMPANIONS[name], "encoding": _FULL} for name in names]
 
 
-def _trade_limit_checks(
+def trade_limit_checks(
     ctx: CheckContext,
     name: str,
     owner: dict[str, Any],

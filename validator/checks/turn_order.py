@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from validator.checks.monsters import Fight, _arrange
+from validator.checks.monsters import Fight, arrange_fight
 from validator.checks.references import OGRE
-from validator.checks.runner import CheckContext, _player
+from validator.checks.runner import CheckContext, player
 from validator.engine import Death, MonsterCard, NoPursuit, RefusesCombat
 
 DOOR = "Validator Door"  # a Door card that is no monster: kicked open, it goes to the hand
@@ -22,7 +22,9 @@ TRINKET = "Validator Trinket"  # a Treasure card with nothing to it
 
 
 # Tags under which a monster from the hand joins a fight with another monster of that tag:
-# the core rules' Undead, Booty's Sharks, Impossible's "In Black".
+# the core rules' Undead, Booty's Sharks, Impossible's "In Black". The checks keep their own
+# list, read from the rulebooks, rather than the engine's: an oracle that shared the engine's
+# list could not catch a tag missing from it.
 JOINING_TAGS = ("undead", "shark", "in-black")
 
 
@@ -31,7 +33,7 @@ def _joining_checks(ctx: CheckContext, card: MonsterCard) -> None:
     of its tag (here a second copy of itself); never into a fight with none (the Ogre), and
     never when there is no fight."""
     name = card.name
-    joined = {"players": [_player("Hero", 3), _player("Rival", 3, hand=[name])]}
+    joined = {"players": [player("Hero", 3), player("Rival", 3, hand=[name])]}
     ctx.run(
         "joins a fight with a monster of its tag from a rival's hand",
         {
@@ -87,14 +89,14 @@ def _swapped_in_refusal_checks(ctx: CheckContext, card: MonsterCard) -> None:
     one of them, leaves at once: the fight it was brought into is over, with the Treasure its
     card gives instead, no level, and the turn may end."""
     for refusal in (e for e in card.effects if isinstance(e, RefusesCombat)):
-        refused = Fight() if refusal.when is None else _arrange(refusal.when, True)
+        refused = Fight() if refusal.when is None else arrange_fight(refusal.when, True)
         if refused is None or refusal.trade_treasures:
             continue
         ctx.run(
             "swapped into a fight against a character it refuses, it ends the fight",
             {
                 "cards": [ILLUSION_DOCUMENT],
-                "players": [refused.hero(2, hand=[ILLUSION, card.name]), _player("Rival", 3)],
+                "players": [refused.hero(2, hand=[ILLUSION, card.name]), player("Rival", 3)],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
                 "deck": {"treasure": [TRINKET] * refusal.treasures},
                 "steps": [
@@ -125,7 +127,7 @@ def _death_return_checks(ctx: CheckContext, card: MonsterCard) -> None:
     ctx.run(
         "its victim draws a fresh hand only once",
         {
-            "players": [_player("Hero", level), _player("Rival", 3)],
+            "players": [player("Hero", level), player("Rival", 3)],
             "combat": {"fighter": "Hero", "monsters": [card.name]},
             "deck": {"door": [DOOR] * 5, "treasure": [TRINKET] * 5},
             "dice": [1],
@@ -139,19 +141,20 @@ def _death_return_checks(ctx: CheckContext, card: MonsterCard) -> None:
     )
 
 
-def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
+def turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
+    """When a monster card can be met in a turn, and each refusal's table."""
     name = card.name
     if set(card.tags) & set(JOINING_TAGS):
         _joining_checks(ctx, card)
     _swapped_in_refusal_checks(ctx, card)
     _death_return_checks(ctx, card)
-    owner = _player("Hero", 3, hand=[name])
+    owner = player("Hero", 3, hand=[name])
     refusals: list[tuple[str, dict[str, Any], str, dict[str, int]]] = [
         # (label, the table, what the refusal says, the hand sizes after it)
         (
             "not fought from the hand before the door is kicked open",
             {
-                "players": [owner, _player("Rival")],
+                "players": [owner, player("Rival")],
                 "steps": [{"look_for_trouble": name, "by": "Hero"}],
             },
             "phase",
@@ -160,7 +163,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         (
             "not fought from the hand on another's turn",
             {
-                "players": [_player("Rival"), owner],
+                "players": [player("Rival"), owner],
                 "deck": {"door": [DOOR]},
                 "steps": [{"kick_door": "Rival"}, {"look_for_trouble": name, "by": "Hero"}],
             },
@@ -170,7 +173,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         (
             "not fought from the hand in the middle of a fight",
             {
-                "players": [owner, _player("Rival")],
+                "players": [owner, player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
                 "steps": [{"look_for_trouble": name, "by": "Hero"}],
             },
@@ -181,8 +184,8 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
             "not fought from the hand after this turn's fight",
             {
                 "players": [
-                    _player("Hero", 3, hand=[name], in_play=["Validator Gauntlet"]),
-                    _player("Rival"),
+                    player("Hero", 3, hand=[name], in_play=["Validator Gauntlet"]),
+                    player("Rival"),
                 ],
                 "deck": {"door": [OGRE], "treasure": ["Validator Trinket"] * 2},
                 "steps": [
@@ -198,7 +201,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         (
             "no trouble looked for with a Door card that is no monster",
             {
-                "players": [owner, _player("Rival")],
+                "players": [owner, player("Rival")],
                 "deck": {"door": [DOOR]},
                 "steps": [{"kick_door": "Hero"}, {"look_for_trouble": DOOR, "by": "Hero"}],
             },
@@ -208,7 +211,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         (
             "no second door kicked open before it is fought",
             {
-                "players": [owner, _player("Rival")],
+                "players": [owner, player("Rival")],
                 "deck": {"door": [DOOR, name]},
                 "steps": [{"kick_door": "Hero"}, {"kick_door": "Hero"}],
             },
@@ -218,7 +221,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         (
             "no door kicked open by another player",
             {
-                "players": [_player("Rival"), owner],
+                "players": [player("Rival"), owner],
                 "deck": {"door": [name]},
                 "steps": [{"kick_door": "Hero"}],
             },
@@ -228,7 +231,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         (
             "no door kicked open in the middle of a fight",
             {
-                "players": [owner, _player("Rival")],
+                "players": [owner, player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
                 "deck": {"door": [DOOR]},
                 "steps": [{"kick_door": "Hero"}],
@@ -239,7 +242,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         (
             "no room looted before the door is kicked open",
             {
-                "players": [owner, _player("Rival")],
+                "players": [owner, player("Rival")],
                 "deck": {"door": [DOOR]},
                 "steps": [{"loot_room": "Hero"}],
             },
@@ -249,7 +252,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         (
             "no turn ended in the middle of a fight",
             {
-                "players": [owner, _player("Rival")],
+                "players": [owner, player("Rival")],
                 "combat": {"fighter": "Hero", "monsters": [OGRE]},
                 "steps": [{"end_turn": True}],
             },
@@ -265,9 +268,9 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         "fought from the hand on the next player's turn",
         {
             "players": [
-                _player("Hero", 3, in_play=["Validator Gauntlet"]),
-                _player("Rival", 3, hand=[name]),
-                _player("Third", 3),
+                player("Hero", 3, in_play=["Validator Gauntlet"]),
+                player("Rival", 3, hand=[name]),
+                player("Third", 3),
             ],
             "deck": {"door": [OGRE, DOOR], "treasure": ["Validator Trinket"] * 2},
             "steps": [
@@ -296,9 +299,9 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
             label,
             {
                 "players": [
-                    _player("Hero", hero, hand=six),
-                    _player("Rival", rival),
-                    _player("Third", third),
+                    player("Hero", hero, hand=six),
+                    player("Rival", rival),
+                    player("Third", third),
                 ],
                 "steps": [{"end_turn": True}],
                 "expect": {"hand_sizes": {"Hero": 5, **others}},
@@ -309,8 +312,8 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         "no room looted after a fight on the next player's turn",
         {
             "players": [
-                _player("Hero", 3, hand=[name]),
-                _player("Rival", 3, in_play=["Validator Gauntlet"]),
+                player("Hero", 3, hand=[name]),
+                player("Rival", 3, in_play=["Validator Gauntlet"]),
             ],
             "deck": {"door": [OGRE, DOOR], "treasure": ["Validator Trinket"] * 2},
             "steps": [
@@ -328,7 +331,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         "drawn into the next player's hand by listening at the door",
         {
             "options": {"faster_play": True},
-            "players": [_player("Hero", 3), _player("Rival", 3)],
+            "players": [player("Hero", 3), player("Rival", 3)],
             "deck": {"door": [name, DOOR]},
             "steps": [{"end_turn": True}],
             "expect": {"hand_sizes": {"Hero": 0, "Rival": 1}},
@@ -344,7 +347,7 @@ def _turn_order_checks(ctx: CheckContext, card: MonsterCard) -> None:
         ctx.run(
             label,
             {
-                "players": [owner, _player("Rival")],
+                "players": [owner, player("Rival")],
                 "deck": {"door": [DOOR]},
                 "steps": [{"kick_door": "Hero"}, {**step, "by": "Hero"}, {"end_turn": True}],
                 "expect": {"error": "combat", "hand_sizes": {"Hero": 1}},

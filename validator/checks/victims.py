@@ -10,20 +10,20 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
-from validator.checks.oracle import Seat, Victim, _matches
-from validator.checks.references import EQUIPMENT, ITEM_FACTS, _axis_card, _title, _traits
+from validator.checks.oracle import Seat, Victim, item_matches
+from validator.checks.references import EQUIPMENT, ITEM_FACTS, axis_card, title_case, traits_of
 from validator.checks.runner import (
     Accept,
     CheckContext,
     Judged,
-    _conditions,
-    _kinds,
-    _player,
-    _predictable,
-    _table_matches,
-    _trait_names,
-    _walk,
+    conditions_of,
+    is_predictable,
+    kinds_of,
+    player,
     predicts,
+    table_matches,
+    trait_names,
+    walk_effects,
 )
 from validator.engine import (
     ChangeCharacterCard,
@@ -75,7 +75,7 @@ Predictor = Callable[[Victim, int], list[Victim]]
 Delivery = Callable[[list[dict[str, Any]], list[dict[str, Any]], int], dict[str, Any]]
 
 
-def _victim_runs(
+def victim_runs(
     ctx: CheckContext,
     outcomes: Sequence[EffectBase],
     predictor: Predictor,
@@ -89,7 +89,7 @@ def _victim_runs(
 ) -> None:
     """The outcomes on four kinds of victim (with and without the traits they name), then on
     the tables that show what they do to the other players."""
-    traits = _traits(c for e in outcomes for c in _conditions(e))
+    traits = traits_of(c for e in outcomes for c in conditions_of(e))
     trait_sets: list[set[tuple[str, str]]] = [set()] + ([traits] if traits else [])
     for kind, (level, items, hand) in VICTIMS.items():
         if level < pursued:
@@ -97,17 +97,17 @@ def _victim_runs(
         for trait_set in trait_sets:
             for die in dice:
                 victim = Victim(level, list(items), hand, set(trait_set))
-                hero = _player(
+                hero = player(
                     "Hero",
                     level,
-                    in_play=_trait_names(trait_set) + list(items),
+                    in_play=trait_names(trait_set) + list(items),
                     hand=["Validator Trinket"] * hand,
                 )
                 suffix = f" ({', '.join(n for _, n in trait_set)})" if trait_set else ""
                 ctx.run(
                     f"{label} on a victim {kind}{suffix}, die {die}",
-                    deliver([hero, _player("Rival")], [], die),
-                    _table_matches(victim, predictor(victim, die), caught),
+                    deliver([hero, player("Rival")], [], die),
+                    table_matches(victim, predictor(victim, die), caught),
                     covers=covers,
                 )
     if pursued <= 9:
@@ -123,8 +123,8 @@ def _table_runs(
     caught: bool,
     level: int,
 ) -> None:
-    walked = _walk(outcomes)
-    covers = _kinds(outcomes) if all(_predictable(e) for e in outcomes) else []
+    walked = walk_effects(outcomes)
+    covers = kinds_of(outcomes) if all(is_predictable(e) for e in outcomes) else []
     if any(isinstance(e, RivalsTake) for e in walked):
         # Five players: the neighbours, the highest Levels (two, tied) and the first two each
         # way round are different pairs; two items, two hand cards, three Treasures can go.
@@ -133,11 +133,11 @@ def _table_runs(
         seats = [Seat("Left", 2), Seat("Second", 5), Seat("Third", 5), Seat("Right", 3)]
         items = ["Validator Helm", "Validator Sword"]
         victim = Victim(level, items, 1, set(), doors=1, others=seats)
-        hero = _player("Hero", level, in_play=items, hand=["Validator Ram", "Validator Door"])
+        hero = player("Hero", level, in_play=items, hand=["Validator Ram", "Validator Door"])
         ctx.run(
             "the other players take their share around a table of five",
-            deliver([hero, *(_player(s.name, s.level) for s in seats)], [], 3),
-            _table_matches(victim, predictor(victim, 3), caught),
+            deliver([hero, *(player(s.name, s.level) for s in seats)], [], 3),
+            table_matches(victim, predictor(victim, 3), caught),
             covers=covers,
         )
         if any(isinstance(e, RivalsTake) and e.what == "treasure" for e in walked):
@@ -145,26 +145,26 @@ def _table_runs(
             doors_only = Victim(level, [], 0, set(), doors=1)
             ctx.run(
                 "a victim with only a Door card in hand gives no Treasure",
-                deliver([_player("Hero", level, hand=["Validator Door"]), _player("Rival")], [], 3),
-                _table_matches(doors_only, predictor(doors_only, 3), caught),
+                deliver([player("Hero", level, hand=["Validator Door"]), player("Rival")], [], 3),
+                table_matches(doors_only, predictor(doors_only, 3), caught),
                 covers=covers,
             )
         # Left (Level 2) was killed just before: it takes nothing; Right (Level 3, the highest
         # alive) takes as if Left were not there.
         seats = [Seat("Left", 2, dead=True), Seat("Right", 3)]
         victim = Victim(level, items, 1, set(), doors=1, others=seats)
-        hero = _player(
+        hero = player(
             "Hero", level, in_play=items, hand=[DOOM, "Validator Trinket", "Validator Door"]
         )
         document = deliver(
-            [hero, _player("Left", 2), _player("Right", 3)],
+            [hero, player("Left", 2), player("Right", 3)],
             [{"play": DOOM, "by": "Hero", "on": "Left"}],
             3,
         )
         ctx.run(
             "a player killed just before takes nothing",
             {**document, "cards": [DOOM_CARD]},
-            _table_matches(victim, predictor(victim, 3), caught),
+            table_matches(victim, predictor(victim, 3), caught),
             covers=covers,
         )
     if any(isinstance(e, Death) for e in walked):
@@ -172,16 +172,16 @@ def _table_runs(
         seats = [Seat("Left", 7, dead=True), Seat("Right", 3)]
         items = ["Validator Helm", "Validator Sword"]
         victim = Victim(level, items, 1, set(), others=seats)
-        hero = _player("Hero", level, in_play=items, hand=[DOOM, "Validator Trinket"])
+        hero = player("Hero", level, in_play=items, hand=[DOOM, "Validator Trinket"])
         document = deliver(
-            [hero, _player("Left", 7), _player("Right", 3)],
+            [hero, player("Left", 7), player("Right", 3)],
             [{"play": DOOM, "by": "Hero", "on": "Left"}],
             1,
         )
         ctx.run(
             "a player killed just before loots nothing",
             {**document, "cards": [DOOM_CARD]},
-            _table_matches(victim, predictor(victim, 1), caught),
+            table_matches(victim, predictor(victim, 1), caught),
             covers=covers,
         )
     if any(isinstance(e, OthersPayValue) for e in walked):
@@ -193,12 +193,12 @@ def _table_runs(
             Seat("Fourth", 3, ["Validator Cart"]),
         ]
         victim = Victim(level, ["Validator Cart"], 0, set(), others=seats)
-        players = [_player("Hero", level, in_play=["Validator Cart"])]
-        players += [_player(s.name, s.level, in_play=s.items) for s in seats]
+        players = [player("Hero", level, in_play=["Validator Cart"])]
+        players += [player(s.name, s.level, in_play=s.items) for s in seats]
         ctx.run(
             "the other players must pay as much",
             deliver(players, [], 3),
-            _table_matches(victim, predictor(victim, 3), caught),
+            table_matches(victim, predictor(victim, 3), caught),
             covers=covers,
         )
         # A victim who lost nothing set no price: the others keep every item and their Level.
@@ -206,19 +206,19 @@ def _table_runs(
         bare = Victim(level, [], 0, set(), others=[rival])
         ctx.run(
             "the other players pay nothing when the victim lost nothing",
-            deliver([_player("Hero", level), _player("Rival", 5, in_play=rival.items)], [], 3),
-            _table_matches(bare, predictor(bare, 3), caught),
+            deliver([player("Hero", level), player("Rival", 5, in_play=rival.items)], [], 3),
+            table_matches(bare, predictor(bare, 3), caught),
             covers=covers,
         )
         # The Rival's 200 Gold Sword covers the victim's 200 Gold Helm alone: the 400 Gold Ram
         # is kept (the cheapest payment that covers it).
         rival = Seat("Rival", 5, ["Validator Sword", "Validator Ram"])
         helm = Victim(level, ["Validator Helm"], 0, set(), others=[rival])
-        players = [_player("Hero", level, in_play=helm.items)]
+        players = [player("Hero", level, in_play=helm.items)]
         ctx.run(
             "the other players pay with the one item that covers it",
-            deliver([*players, _player("Rival", 5, in_play=rival.items)], [], 3),
-            _table_matches(helm, predictor(helm, 3), caught),
+            deliver([*players, player("Rival", 5, in_play=rival.items)], [], 3),
+            table_matches(helm, predictor(helm, 3), caught),
             covers=covers,
         )
     if any(isinstance(e, LoseGoldValue) for e in walked):
@@ -229,8 +229,8 @@ def _table_runs(
         rich = Victim(level, many, 0, set())
         ctx.run(
             "a victim with thirteen items gives up just enough of them",
-            deliver([_player("Hero", level, in_play=many), _player("Rival")], [], 3),
-            _table_matches(rich, predictor(rich, 3), caught),
+            deliver([player("Hero", level, in_play=many), player("Rival")], [], 3),
+            table_matches(rich, predictor(rich, 3), caught),
             covers=covers,
         )
     _named_character_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
@@ -245,32 +245,32 @@ def _table_runs(
     _sex_runs(ctx, walked, predictor, deliver, caught=caught, level=level)
     _fitted_ship_run(ctx, walked, predictor, deliver, level=level)
     for axis in sorted({e.axis for e in walked if isinstance(e, ChangeCharacterCard)}):
-        one, two, three = (_axis_card(axis, rank) for rank in range(3))
-        decoy = _axis_card("race" if axis != "race" else "class", 0)
+        one, two, three = (axis_card(axis, rank) for rank in range(3))
+        decoy = axis_card("race" if axis != "race" else "class", 0)
         # Going down the Door discards: the decoy (another axis), then two, then three.
         seeded = Victim(level, [], 0, {one}, others=[Seat("Rival"), Seat("Third")])
         seeded.discard = [three, two, decoy]
         players = [
-            _player("Hero", level, in_play=_trait_names([one])),
-            _player("Rival", in_play=_trait_names([two, decoy])),
-            _player("Third", in_play=_trait_names([three])),
+            player("Hero", level, in_play=trait_names([one])),
+            player("Rival", in_play=trait_names([two, decoy])),
+            player("Third", in_play=trait_names([three])),
         ]
         before = [
-            {"discard_card": _title(three[1]), "by": "Third"},
-            {"discard_card": _title(two[1]), "by": "Rival"},
-            {"discard_card": _title(decoy[1]), "by": "Rival"},
+            {"discard_card": title_case(three[1]), "by": "Third"},
+            {"discard_card": title_case(two[1]), "by": "Rival"},
+            {"discard_card": title_case(decoy[1]), "by": "Rival"},
         ]
         passed = ctx.run(
             f"the first {axis} going down the Door discards replaces yours",
             deliver(players, before, 3),
-            _table_matches(seeded, predictor(seeded, 3), caught),
+            table_matches(seeded, predictor(seeded, 3), caught),
         )
         bare = Victim(level, [], 0, {one})
         if passed is not None:
             ctx.run(
                 f"with no {axis} in the Door discards, yours is lost",
-                deliver([players[0], _player("Rival")], [], 3),
-                _table_matches(bare, predictor(bare, 3), caught),
+                deliver([players[0], player("Rival")], [], 3),
+                table_matches(bare, predictor(bare, 3), caught),
                 covers=covers,
             )
         # The card changes a card you have: without one on that axis (a Human, the
@@ -280,11 +280,11 @@ def _table_runs(
         ctx.run(
             f"without a {axis}, the one in the Door discards is not taken",
             deliver(
-                [_player("Hero", level), _player("Rival", in_play=_trait_names([two]))],
-                [{"discard_card": _title(two[1]), "by": "Rival"}],
+                [player("Hero", level), player("Rival", in_play=trait_names([two]))],
+                [{"discard_card": title_case(two[1]), "by": "Rival"}],
                 3,
             ),
-            _table_matches(lacking, predictor(lacking, 3), caught),
+            table_matches(lacking, predictor(lacking, 3), caught),
             covers=covers,
         )
 
@@ -303,13 +303,13 @@ def _named_character_runs(
     for effect in walked:
         if not isinstance(effect, LoseCharacterCard) or effect.name is None:
             continue
-        named, other = (effect.axis, effect.name), _axis_card(effect.axis, 0)
+        named, other = (effect.axis, effect.name), axis_card(effect.axis, 0)
         victim = Victim(level, [], 0, {named, other})
         # The other card, and a Super Munchkin-like card that lets the victim hold both, are
         # plain and given inline: the card's library need not know them.
-        extra = f"Validator Second {_title(effect.axis)}"
+        extra = f"Validator Second {title_case(effect.axis)}"
         inline: list[dict[str, Any]] = [
-            {"name": _title(other[1]), "deck": "door", "kind": other[0]},
+            {"name": title_case(other[1]), "deck": "door", "kind": other[0]},
             {
                 "name": extra,
                 "deck": "door",
@@ -317,12 +317,12 @@ def _named_character_runs(
                 "effects": [{"type": "extra_character_card", "axis": effect.axis}],
             },
         ]
-        hero = _player("Hero", level, in_play=[_title(other[1]), extra, _title(named[1])])
-        document = deliver([hero, _player("Rival")], [], 3)
+        hero = player("Hero", level, in_play=[title_case(other[1]), extra, title_case(named[1])])
+        document = deliver([hero, player("Rival")], [], 3)
         ctx.run(
-            f"a victim with another {effect.axis} keeps it and loses the {_title(effect.name)}",
+            f"a victim with another {effect.axis} keeps it and loses the {title_case(effect.name)}",
             {**document, "cards": [{**c, "encoding": {"status": "full"}} for c in inline]},
-            _table_matches(victim, predictor(victim, 3), caught),
+            table_matches(victim, predictor(victim, 3), caught),
         )
 
 
@@ -342,19 +342,19 @@ def _cheated_item_run(
     if not losses:
         return
     candidates = [*EQUIPMENT, "Validator Ram"]
-    item = next((name for name in candidates if _matches(losses[0], name)), None)
+    item = next((name for name in candidates if item_matches(losses[0], name)), None)
     if item is None:
         return
     victim = Victim(level, [item], 0, set())
     document = deliver(
-        [_player("Hero", level, in_play=[item], hand=[CHEAT]), _player("Rival")],
+        [player("Hero", level, in_play=[item], hand=[CHEAT]), player("Rival")],
         [{"play": CHEAT, "by": "Hero", "with": item}],
         3,
     )
     ctx.run(
         f"the {item} lost with a Cheat! on it takes the Cheat! along",
         {**document, "cards": [CHEAT_CARD]},
-        _table_matches(victim, predictor(victim, 3), caught),
+        table_matches(victim, predictor(victim, 3), caught),
     )
 
 
@@ -370,7 +370,7 @@ def _porter(axis: str) -> tuple[str, str]:
 
 def _porter_card(axis: str) -> dict[str, Any]:
     return {
-        "name": _title(_porter(axis)[1]),
+        "name": title_case(_porter(axis)[1]),
         "deck": "door",
         "kind": axis,
         "effects": [{"type": "extra_big_items", "count": 1}],
@@ -425,7 +425,7 @@ def _big_limit_runs(
     axes = sorted({e.axis for e in walked if isinstance(e, LoseCharacterCard) and e.name is None})
     for axis in axes:
         porter = _porter(axis)
-        porter_name = _title(porter[1])
+        porter_name = title_case(porter[1])
 
         def shed(victim: Victim, die: int, porter: tuple[str, str] = porter) -> list[Victim]:
             found: dict[tuple[Any, ...], Victim] = {}
@@ -434,7 +434,7 @@ def _big_limit_runs(
                     found.setdefault(after.key(), after)
             return list(found.values())
 
-        hero = _player("Hero", level, in_play=[porter_name, *BIG_PAIR], hand=[DOOM])
+        hero = player("Hero", level, in_play=[porter_name, *BIG_PAIR], hand=[DOOM])
         # Dead (Level 1) was killed just before; Low (Level 2) already carries a Big item;
         # Mid (Level 3) carries only a Small one and takes it; High (Level 4) is not reached.
         seats = [
@@ -445,7 +445,7 @@ def _big_limit_runs(
         ]
         victim = Victim(level, list(BIG_PAIR), 0, {porter}, others=seats)
         document = deliver(
-            [hero, *(_player(s.name, s.level, in_play=s.items) for s in seats)],
+            [hero, *(player(s.name, s.level, in_play=s.items) for s in seats)],
             [{"play": DOOM, "by": "Hero", "on": "Dead"}],
             3,
         )
@@ -453,15 +453,15 @@ def _big_limit_runs(
             f"without the {axis} that carried it, the extra Big item goes to the lowest Level "
             "able to carry it",
             {**document, "cards": [DOOM_CARD, _porter_card(axis)]},
-            _table_matches(victim, shed(victim, 3), caught),
+            table_matches(victim, shed(victim, 3), caught),
         )
         # A Rival who is a porter too and carries one Big item can carry a second.
         rival = Seat("Rival", 2, ["Validator Ram"], traits={porter})
         victim = Victim(level, list(BIG_PAIR), 0, {porter}, others=[rival])
         document = deliver(
             [
-                _player("Hero", level, in_play=[porter_name, *BIG_PAIR]),
-                _player("Rival", 2, in_play=[porter_name, *rival.items]),
+                player("Hero", level, in_play=[porter_name, *BIG_PAIR]),
+                player("Rival", 2, in_play=[porter_name, *rival.items]),
             ],
             [],
             3,
@@ -469,15 +469,15 @@ def _big_limit_runs(
         ctx.run(
             f"without the {axis} that carried it, the extra Big item goes to a porter",
             {**document, "cards": [_porter_card(axis)]},
-            _table_matches(victim, shed(victim, 3), caught),
+            table_matches(victim, shed(victim, 3), caught),
         )
         # No one can carry it: it is discarded.
         rival = Seat("Rival", 2, ["Validator Cart"])
         victim = Victim(level, list(BIG_PAIR), 0, {porter}, others=[rival])
         document = deliver(
             [
-                _player("Hero", level, in_play=[porter_name, *BIG_PAIR]),
-                _player("Rival", 2, in_play=rival.items),
+                player("Hero", level, in_play=[porter_name, *BIG_PAIR]),
+                player("Rival", 2, in_play=rival.items),
             ],
             [],
             3,
@@ -485,7 +485,7 @@ def _big_limit_runs(
         ctx.run(
             f"without the {axis} that carried it, an extra Big item no one can carry is discarded",
             {**document, "cards": [_porter_card(axis)]},
-            _table_matches(victim, shed(victim, 3), caught),
+            table_matches(victim, shed(victim, 3), caught),
         )
 
 
@@ -519,15 +519,15 @@ def _hostless_extra_runs(
     axes = sorted({e.axis for e in walked if isinstance(e, LoseCharacterCard) and e.name is None})
     for axis in axes:
         other = "race" if axis != "race" else "class"
-        host, other_host = _axis_card(axis, 0), _axis_card(other, 0)
+        host, other_host = axis_card(axis, 0), axis_card(other, 0)
         traits = {host, other_host, _extra_card(axis), _extra_card(other)}
         victim = Victim(level, [], 0, traits)
         inline: list[dict[str, Any]] = [
-            {"name": _title(host[1]), "deck": "door", "kind": axis},
-            {"name": _title(other_host[1]), "deck": "door", "kind": other},
+            {"name": title_case(host[1]), "deck": "door", "kind": axis},
+            {"name": title_case(other_host[1]), "deck": "door", "kind": other},
             *(
                 {
-                    "name": _title(_extra_card(a)[1]),
+                    "name": title_case(_extra_card(a)[1]),
                     "deck": "door",
                     "kind": "other_door",
                     "effects": [{"type": "extra_character_card", "axis": a}],
@@ -535,13 +535,13 @@ def _hostless_extra_runs(
                 for a in (axis, other)
             ),
         ]
-        hero = _player("Hero", level, in_play=_trait_names(sorted(traits)))
-        document = deliver([hero, _player("Rival")], [], 3)
+        hero = player("Hero", level, in_play=trait_names(sorted(traits)))
+        document = deliver([hero, player("Rival")], [], 3)
         states = [_drop_hostless(s, (axis, other)) for s in predictor(victim, 3)]
         ctx.run(
             f"a second {axis} card goes with the last {axis}, a second {other} card stays",
             {**document, "cards": [{**c, "encoding": {"status": "full"}} for c in inline]},
-            _table_matches(victim, states, caught),
+            table_matches(victim, states, caught),
         )
 
 
@@ -557,11 +557,11 @@ ORIGIN = ("origin", "validator origin")
 
 def _power_documents(count: int) -> list[dict[str, Any]]:
     powers: list[dict[str, Any]] = [
-        {"name": _title(name), "deck": "door", "kind": "power", "rank": 1}
+        {"name": title_case(name), "deck": "door", "kind": "power", "rank": 1}
         for _, name in _powers(count)
     ]
     origin: dict[str, Any] = {
-        "name": _title(ORIGIN[1]),
+        "name": title_case(ORIGIN[1]),
         "deck": "door",
         "kind": "origin",
         "effects": [{"type": "extra_power_rank", "amount": 1}],
@@ -610,12 +610,12 @@ def _power_runs(
         for state in predictor(victim, 3):
             for after in _fit_powers(state):
                 found.setdefault(after.key(), after)
-        hero = _player("Hero", level, in_play=_trait_names(sorted(traits)))
-        document = deliver([hero, _player("Rival")], [], 3)
+        hero = player("Hero", level, in_play=trait_names(sorted(traits)))
+        document = deliver([hero, player("Rival")], [], 3)
         ctx.run(
             f"a victim with {label} keeps what the Level allows",
             {**document, "cards": _power_documents(len(traits))},
-            _table_matches(victim, list(found.values()), caught),
+            table_matches(victim, list(found.values()), caught),
         )
 
 
@@ -637,7 +637,7 @@ def _follower_death_run(
     victim = Victim(level, [], 0, set())
     if not all(state.dead for state in predictor(victim, 3)):
         return  # the death is not certain here: nothing to say of the Hireling
-    document = deliver([_player("Hero", level, in_play=[HENCHMAN]), _player("Rival")], [], 3)
+    document = deliver([player("Hero", level, in_play=[HENCHMAN]), player("Rival")], [], 3)
     ctx.run(
         "a dead victim's Hireling goes with the rest of their stuff",
         {**document, "expect": {"not_in_play": {"Hero": [HENCHMAN]}}},
@@ -645,7 +645,7 @@ def _follower_death_run(
     # The dead come back when the next player's turn begins, and on their own next turn
     # start by drawing four cards from each deck (core rules, Death): the victim (whose turn
     # it is) has eight cards once the Rival's turn and then the victim's own have begun.
-    document = deliver([_player("Hero", level), _player("Rival")], [], 3)
+    document = deliver([player("Hero", level), player("Rival")], [], 3)
     ctx.run(
         "the dead victim's next turn starts with four cards from each deck",
         {
@@ -692,11 +692,11 @@ def _item_size_runs(
     ]
     for label, in_play, carried in victims:
         victim = Victim(level, [*in_play, *carried], 0, set())
-        hero = _player("Hero", level, in_play=in_play, carried=carried)
+        hero = player("Hero", level, in_play=in_play, carried=carried)
         ctx.run(
             f"an item of one size lost by a victim with {label}",
-            {**deliver([hero, _player("Rival")], [], 3), "cards": [POTION_CARD]},
-            _table_matches(victim, predictor(victim, 3), caught),
+            {**deliver([hero, player("Rival")], [], 3), "cards": [POTION_CARD]},
+            table_matches(victim, predictor(victim, 3), caught),
         )
 
 
@@ -718,8 +718,8 @@ def _biggest_bonus_run(
     victim = Victim(level, items, 0, set())
     ctx.run(
         "the item giving the biggest bonus is the one lost",
-        deliver([_player("Hero", level, in_play=items), _player("Rival")], [], 3),
-        _table_matches(victim, predictor(victim, 3), caught),
+        deliver([player("Hero", level, in_play=items), player("Rival")], [], 3),
+        table_matches(victim, predictor(victim, 3), caught),
     )
 
 
@@ -758,11 +758,11 @@ def _one_dear_item_runs(
         purse = _treasure(f"Validator Purse of {amount}", amount)
         items = ["Validator Helm", purse["name"]]
         victim = Victim(level, items, 0, set())
-        document = deliver([_player("Hero", level, in_play=items), _player("Rival")], [], 3)
+        document = deliver([player("Hero", level, in_play=items), player("Rival")], [], 3)
         ctx.run(
             f"an item worth {amount} Gold pays alone, a cheaper one is kept",
             {**document, "cards": [purse]},
-            _table_matches(victim, predictor(victim, 3), caught),
+            table_matches(victim, predictor(victim, 3), caught),
         )
 
 
@@ -782,7 +782,7 @@ def _sex_runs(
     for sex in ("male", "female"):
         victim = Victim(level, [], 0, set(), sex=sex)
         states = predictor(victim, 3)
-        table = _table_matches(victim, states, caught)
+        table = table_matches(victim, states, caught)
         sexes = sorted({state.sex for state in states})
 
         def accept(
@@ -797,7 +797,7 @@ def _sex_runs(
 
         ctx.run(
             f"a {sex} victim changes sex",
-            deliver([_player("Hero", level, sex=sex), _player("Rival")], [], 3),
+            deliver([player("Hero", level, sex=sex), player("Rival")], [], 3),
             Judged(accept, predicts=predicts(table)),
         )
 
@@ -847,7 +847,7 @@ def _fitted_ship_run(
     if not states or not all(s.exact and (s.dead or SHIP not in s.items) for s in states):
         return
     document = deliver(
-        [_player("Hero", level, in_play=[SHIP], hand=[ENHANCER]), _player("Rival")],
+        [player("Hero", level, in_play=[SHIP], hand=[ENHANCER]), player("Rival")],
         [{"play": ENHANCER, "by": "Hero", "with": SHIP}],
         3,
     )

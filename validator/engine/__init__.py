@@ -146,14 +146,7 @@ from validator.engine.cards.glossary import (
 )
 from validator.engine.combat import offer_help
 from validator.engine.combat_specials import bribe
-from validator.engine.game import (
-    InvariantViolation,
-    Stats,
-    build_game,
-    check_invariants,
-    play_game,
-    simulate,
-)
+from validator.engine.invariants import InvariantViolation, check_invariants
 from validator.engine.memo import forget_all as forget_memos
 from validator.engine.pack import (
     SCHEMA_PATH as PACK_SCHEMA_PATH,
@@ -181,6 +174,8 @@ from validator.engine.scenario import (
     run_scenario,
     scenario_game,
 )
+from validator.engine.setup import build_game
+from validator.engine.simulation import Stats, play_game, simulate
 from validator.engine.state import (
     CardInstance,
     Game,
@@ -196,23 +191,20 @@ from validator.engine.table import (
     MIN_SEATS as TABLE_MIN_SEATS,
 )
 from validator.engine.table import (
-    MOVE_VERBS,
     SEAT_KINDS,
-    Move,
-    MoveError,
     Table,
     apply_move,
     bot_move,
     copy_table,
-    describe_move,
     legal_moves,
     new_table,
     replay_table,
     run_bots,
     seats_to_move,
-    table_scenario,
-    table_view,
 )
+from validator.engine.table_display import describe_move, table_view
+from validator.engine.table_export import table_scenario
+from validator.engine.table_moves import MOVE_VERBS, Move, MoveError
 from validator.engine.text import (
     FaceText,
     gold_label,

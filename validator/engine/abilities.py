@@ -35,10 +35,6 @@ from validator.engine.state import (
 )
 from validator.engine.strength import holds
 
-JOINING_TAGS = ("undead", "shark", "in-black")
-HANDS = {"one_hand": 1, "two_hands": 2}
-SINGLE_SLOTS = ("headgear", "armor", "footgear", "vehicle")
-
 
 def use_ability(
     game: Game,

@@ -14,9 +14,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from validator.engine.game import simulate
 from validator.engine.library import library_from_set_files
 from validator.engine.scenario import run_paths
+from validator.engine.simulation import simulate
 
 ENGINE_BUDGET = 400  # four-player core games a second, one core, invariants at the end
 CHECKED_BUDGET = 250  # the same with the invariants checked after every move

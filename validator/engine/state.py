@@ -237,13 +237,6 @@ class Player:
         for fitted in self.ship_enhancers.values():
             yield from fitted
 
-    def ability_sources(self) -> Iterator[CardInstance]:
-        """Cards whose passive effects apply to this player."""
-        yield from self.character
-        yield from self.attachments
-        yield from self.followers
-        yield from self.curses
-
     def passive_effects[T: EffectBase](self, effect_type: type[T]) -> list[T]:
         found: list[T] = []
         for pile in (self.character, self.attachments, self.followers, self.curses):
@@ -304,13 +297,13 @@ class Game:
     win_reason: dict[str, str] = field(default_factory=dict)
     check_every_move: bool = True
     total_cards: int | None = None
-    # What the invariants' checker saw at its last check (game.InvariantWatch), so that a check
-    # after a move looks again only at what the move changed.
+    # What the invariants' checker saw at its last check (invariants.InvariantWatch), so that a
+    # check after a move looks again only at what the move changed.
     invariant_watch: Any = field(default=None, repr=False, compare=False)
     log: list[str] = field(default_factory=list)
     logging: bool = True
     # Who answers the choices the rules leave to players (choices.DefaultChooser, or a bot's):
-    # given by whoever sets up the game (game.build_game, the scenario runner).
+    # given by whoever sets up the game (setup.deal, the scenario runner).
     chooser: Any = None
 
     def __post_init__(self) -> None:

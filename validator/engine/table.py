@@ -1,7 +1,7 @@
 """A table: a game people and bots play move by move, whose state is the replay of its log.
 
 A table is its cards, a seed, its seats (each a person or a bot) and the moves made so far. The
-state is never stored: it is rebuilt by dealing the cards from the seed (`build_game`) and
+state is never stored: it is rebuilt by dealing the cards from the seed (`setup.deal`) and
 applying the log's moves in order, so any process that holds the same four things holds the
 same game. A move is a small JSON object in the scenario files' vocabulary
 (shared/design/scenario-format.md), with cards named by their instance number because a hand
@@ -35,90 +35,52 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from validator.engine import abilities, combat_specials, turn
-from validator.engine import game as bots
-from validator.engine.cards import (
-    AddMonster,
-    Bribe,
-    CardBase,
-    ChaseAway,
-    CurseCard,
-    LevelCard,
-    MayDecline,
-    MonsterCard,
-    MonsterEnhancerCard,
-    OneShotCard,
+from validator.engine.bots import (
+    arrangements,
+    beatable_monster,
+    cheapest_sale,
+    leader,
+    sale_price,
 )
-from validator.engine.choices import DefaultChooser, card_worth
+from validator.engine.cards import CardBase, CurseCard, OneShotCard
 from validator.engine.combat import offer_help, resolve
+from validator.engine.setup import MAX_TURNS, deal
 from validator.engine.state import (
     WINNING_LEVEL,
-    CardInstance,
     Combat,
     Game,
     Options,
     Player,
     RuleViolation,
-    effects_of,
     is_item,
-    is_monster,
-    is_one_shot,
     item_bonus,
     levels_for_kill,
 )
 from validator.engine.strength import (
     monsters_strength,
+    side_is_winning,
     side_member_strength,
     side_strength,
-    side_wins_ties,
+)
+from validator.engine.table_moves import (
+    Move,
+    MoveError,
+    candidate_moves,
+    card_to_play_with,
+    give_charity,
+    held_card,
+    move_target,
+    named_monster,
+    named_player,
+    validate_move,
 )
 
 SEAT_KINDS = ("person", "bot")
 MIN_SEATS = 2
 MAX_SEATS = 6
-# A game not won by then is over without a winner, as a simulated game is.
-MAX_TURNS = bots.MAX_TURNS
 # A bot makes at most this many moves in a row before a person must move again: a bound on a
 # bug's loop, far above a real turn's moves.
 MAX_BOT_MOVES = 200
-MOVE_VERBS = (
-    "kick_door",
-    "look_for_trouble",
-    "loot_room",
-    "play",
-    "equip",
-    "sell",
-    "use",
-    "sacrifice",
-    "ask_for_help",
-    "help",
-    "refuse_help",
-    "resolve",
-    "charity",
-    "end_turn",
-    "unequip",
-    "give",
-    "discard_card",
-    "decline",
-    "bribe",
-    "chase",
-    "join",
-)
-# The arguments each verb takes besides its own key.
-_ARGUMENTS: dict[str, frozenset[str]] = {
-    "play": frozenset({"on", "with"}),
-    "use": frozenset({"ability", "discard", "on"}),
-    "ask_for_help": frozenset({"treasures"}),
-    "give": frozenset({"to"}),
-    "bribe": frozenset({"on"}),
-}
-MAX_LIST = 60  # cards named by one move (sell, discard): a hand never holds more
-
-
-class MoveError(RuleViolation):
-    """A move that is not a move: unknown verb, wrong shape, a card the seat does not hold."""
-
-
-Move = dict[str, Any]
 
 
 @dataclass
@@ -140,10 +102,12 @@ class Table:
 
     @property
     def over(self) -> bool:
+        """Won, or past the turn limit (then over without a winner)."""
         return self.game.winner is not None or self.game.turn_number > MAX_TURNS
 
     @property
     def winners(self) -> list[int]:
+        """The seats of the winners (several with shared victories)."""
         return [self.game.players.index(p) for p in self.game.winners]
 
 
@@ -165,41 +129,14 @@ def new_table(
             )
     deck = tuple(sorted(cards, key=lambda entry: (entry[0], entry[1].name)))
     table = Table(deck, seed, kinds)
-    table.game = _deal(deck, len(kinds), seed, options)
-    return table
-
-
-def _deal(
-    deck: tuple[tuple[str, CardBase], ...], players: int, seed: int, options: Options | None
-) -> Game:
-    """Shuffle and deal as the simulated games do (`build_game`), but leave each hand to its
-    player: `build_game` lets the bots put cards in play at once, a person chooses."""
-    rng = random.Random(seed)
-    game = Game(
-        players=[Player(f"P{i + 1}", sex="female" if i % 2 else "male") for i in range(players)],
-        rng=rng,
-        options=options or Options(),
-        chooser=DefaultChooser(),
-    )
+    game = deal(deck, players=len(kinds), seed=seed, options=options)
+    # The bots of the simulated games put cards in play as they are dealt; here each hand is
+    # left to its player, and the moves are checked by the rules alone.
     game.check_every_move = False
-    doors, treasures, roles, uid = bots._instances(deck)
-    game.door_deck.extend(doors)
-    game.treasure_deck.extend(treasures)
-    rng.shuffle(game.door_deck)
-    rng.shuffle(game.treasure_deck)
-    roles = list(roles)  # SpongeBob's Role cards: one at random to each player
-    rng.shuffle(roles)
-    for player, role in zip(game.players, roles, strict=False):
-        player.character.append(role)
-    for player in game.players:
-        for pile in ("door", "treasure"):
-            for _ in range(4):
-                if game.can_draw(pile):
-                    player.hand.append(game.draw(pile))
-    game.total_cards = uid - max(0, len(roles) - players)
     game.logging = True  # the log in words, for the table page
     turn.begin_turn(game)
-    return game
+    table.game = game
+    return table
 
 
 def replay_table(
@@ -348,7 +285,7 @@ def _bots_interfere(table: Table) -> None:
             player = game.players[seat]
             if table.seats[seat] != "bot" or seat in table.interfered or player in combat.side:
                 continue
-            if player.dead or not _winning(game, combat):
+            if player.dead or not side_is_winning(game, combat):
                 continue
             turned = _interference(table, seat)
             if turned is not None:
@@ -372,7 +309,7 @@ def _interference(table: Table, seat: int) -> Move | None:
         except RuleViolation:
             continue
         combat = trial.game.combat
-        if combat is not None and not _winning(trial.game, combat):
+        if combat is not None and not side_is_winning(trial.game, combat):
             return move
     return None
 
@@ -400,95 +337,11 @@ def _check_seat(table: Table, seat: int) -> None:
         raise MoveError(f"there is no seat {seat!r} at this table of {len(table.seats)}")
 
 
-def _validate(move: object) -> tuple[str, Move]:
-    """The verb of a well-formed move; MoveError names what is wrong with any other."""
-    if not isinstance(move, dict):
-        raise MoveError('a move is an object such as {"kick_door": true}')
-    verbs = [key for key in move if key in MOVE_VERBS]
-    if len(verbs) != 1:
-        raise MoveError(
-            "a move names exactly one of: " + ", ".join(MOVE_VERBS)
-            if not verbs
-            else f"a move names one verb, not {', '.join(verbs)}"
-        )
-    verb = verbs[0]
-    extra = set(move) - {verb} - _ARGUMENTS.get(verb, frozenset())
-    if extra:
-        raise MoveError(f"{verb}: unknown argument {sorted(extra)[0]!r}")
-    value = move[verb]
-    if verb in (
-        "look_for_trouble",
-        "play",
-        "equip",
-        "sacrifice",
-        "charity",
-        "use",
-        "unequip",
-        "discard_card",
-        "bribe",
-        "join",
-    ):
-        _uid(value, verb)
-    elif verb in ("sell", "give"):
-        _uids(value, verb)
-        if verb == "give" and (not isinstance(move.get("to"), str) or len(move["to"]) > 40):
-            raise MoveError('give.to: name the player who receives, such as "P2"')
-    elif verb in ("decline", "chase"):
-        if not isinstance(value, str) or not value or len(value) > 200:
-            raise MoveError(f"{verb}: the name of a monster in the fight")
-    elif verb == "ask_for_help":
-        if not isinstance(value, str) or len(value) > 40:
-            raise MoveError('ask_for_help: name the player asked, such as "P2"')
-        treasures = move.get("treasures", 0)
-        if (
-            not isinstance(treasures, int)
-            or isinstance(treasures, bool)
-            or not 0 <= treasures <= 20
-        ):
-            raise MoveError("ask_for_help.treasures: a whole number of Treasures from 0 to 20")
-    elif value is not True:
-        raise MoveError(f'{verb}: the value is true, as in {{"{verb}": true}}')
-    if "on" in move and (not isinstance(move["on"], str) or len(move["on"]) > 200):
-        raise MoveError(f"{verb}.on: the name of a player or of a monster in the fight")
-    if "with" in move:
-        _uid(move["with"], f"{verb}.with")
-    if "discard" in move:
-        _uids(move["discard"], f"{verb}.discard", empty=True)
-    if "ability" in move and (not isinstance(move["ability"], str) or len(move["ability"]) > 80):
-        raise MoveError(f'{verb}.ability: the ability\'s name, such as "berserking"')
-    return verb, move
-
-
-def _uid(value: object, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 10**9:
-        raise MoveError(f"{where}: a card's number (a whole number above 0)")
-    return value
-
-
-def _uids(value: object, where: str, *, empty: bool = False) -> list[int]:
-    if not isinstance(value, list) or len(value) > MAX_LIST or (not value and not empty):
-        raise MoveError(f"{where}: a list of 1 to {MAX_LIST} card numbers")
-    return [_uid(v, where) for v in value]
-
-
-def _card(player: Player, uid: int, where: str = "all") -> CardInstance:
-    pools: list[list[CardInstance]] = []
-    if where in ("all", "hand"):
-        pools.append(player.hand)
-    if where in ("all", "table"):
-        pools += [player.carried, player.equipped, player.followers, player.character]
-    for pool in pools:
-        for card in pool:
-            if card.uid == uid:
-                return card
-    place = {"hand": "in their hand", "table": "in play"}.get(where, "in hand or in play")
-    raise MoveError(f"{player.name} has no card #{uid} {place}")
-
-
-def _permitted(table: Table, seat: int, move: Move) -> None:
-    """The table's turn order (the engine checks each move's own rules)."""
+def _permitted(table: Table, seat: int, move: Move) -> str:
+    """The move's verb, when the table's turn order allows it (the engine checks each move's
+    own rules)."""
     _check_seat(table, seat)
-    verb, _ = _validate(move)
+    verb, _ = validate_move(move)
     game = table.game
     player = game.players[seat]
     if table.over:
@@ -499,7 +352,7 @@ def _permitted(table: Table, seat: int, move: Move) -> None:
             raise RuleViolation(
                 f"{game.players[asked].name} has been asked for help and answers first"
             )
-        return
+        return verb
     if verb in ("help", "refuse_help"):
         raise RuleViolation(f"no one asked {player.name} for help")
     combat = game.combat
@@ -527,6 +380,7 @@ def _permitted(table: Table, seat: int, move: Move) -> None:
             f"charity is for cards over the hand limit of {player.hand_limit()}; "
             f"{player.name} holds {len(player.hand)}"
         )
+    return verb
 
 
 def _precheck(table: Table, seat: int, move: Move) -> None:
@@ -543,26 +397,84 @@ def _precheck(table: Table, seat: int, move: Move) -> None:
         raise RuleViolation("there is no combat to resolve")
 
 
+def _candidates(table: Table, seat: int) -> list[Move]:
+    """Moves worth trying for `seat` now (legal_moves keeps those the rules accept)."""
+    return candidate_moves(table.game, seat, asked=table.asked, asked_before=table.asked_before)
+
+
 def _cheap_moves(move: Move) -> bool:
+    """Whether legal_moves may list the move on `_precheck` alone, without a trial."""
     return any(key in move for key in ("kick_door", "end_turn", "help", "refuse_help", "resolve"))
+
+
+# The verbs of the turn's own steps, and of a fight's; the others name a card of the player's.
+_TURN_VERBS = frozenset({"kick_door", "look_for_trouble", "loot_room", "charity", "end_turn"})
+_COMBAT_VERBS = frozenset({"help", "refuse_help", "resolve", "decline", "bribe", "chase"})
 
 
 def _apply(table: Table, seat: int, move: Move) -> None:
     """Apply one move in place; on RuleViolation nothing has changed."""
-    _permitted(table, seat, move)
+    verb = _permitted(table, seat, move)
     game = table.game
     player = game.players[seat]
     combat_before = game.combat
-    if "kick_door" in move:
+    if verb == "ask_for_help":
+        _ask(table, player, move)
+        return
+    if verb in _TURN_VERBS:
+        _apply_turn_step(game, player, verb, move)
+    elif verb in _COMBAT_VERBS:
+        _apply_in_combat(table, player, verb, move)
+    else:
+        _apply_card_move(game, player, verb, move)
+    table.log.append((seat, dict(move)))
+    if game.combat is not combat_before:
+        table.asked_before = set()
+        table.interfered = set()
+    elif combat_before is not None and "play" in move and player not in combat_before.side:
+        table.interfered.add(seat)
+
+
+def _apply_turn_step(game: Game, player: Player, verb: str, move: Move) -> None:
+    if verb == "kick_door":
         turn.kick_door(game, player)
-    elif "look_for_trouble" in move:
-        turn.look_for_trouble(game, player, _card(player, move["look_for_trouble"], "hand"))
-    elif "loot_room" in move:
+    elif verb == "look_for_trouble":
+        turn.look_for_trouble(game, player, held_card(player, move["look_for_trouble"], "hand"))
+    elif verb == "loot_room":
         turn.loot_room(game, player)
-    elif "play" in move:
-        card = _card(player, move["play"])
-        target_player, target_monster = _target(game, move.get("on"))
-        with_card = _with_card(game, player, target_player, move.get("with"))
+    elif verb == "charity":
+        give_charity(game, player, held_card(player, move["charity"], "hand"))
+    elif verb == "end_turn":
+        turn.end_turn(game)
+
+
+def _apply_in_combat(table: Table, player: Player, verb: str, move: Move) -> None:
+    game = table.game
+    if verb == "help":
+        asked = table.asked
+        assert asked is not None
+        offer_help(game, player, treasures=asked[1])
+        table.asked = None
+    elif verb == "refuse_help":
+        assert table.asked is not None
+        game.note(f"{player.name} will not help")
+        table.asked = None
+    elif verb == "resolve":
+        resolve(game)
+    elif verb == "decline":
+        combat_specials.decline(game, player, named_monster(game, move["decline"]))
+    elif verb == "bribe":
+        item = held_card(player, move["bribe"])
+        combat_specials.bribe(game, player, item, named_monster(game, move.get("on")))
+    elif verb == "chase":
+        combat_specials.chase_away(game, player, named_monster(game, move["chase"]))
+
+
+def _apply_card_move(game: Game, player: Player, verb: str, move: Move) -> None:
+    if verb == "play":
+        card = held_card(player, move["play"])
+        target_player, target_monster = move_target(game, move.get("on"))
+        with_card = card_to_play_with(game, player, target_player, move.get("with"))
         turn.play(
             game,
             player,
@@ -571,15 +483,15 @@ def _apply(table: Table, seat: int, move: Move) -> None:
             target_monster=target_monster,
             with_card=with_card,
         )
-    elif "equip" in move:
-        turn.equip(game, player, _card(player, move["equip"]))
-    elif "sell" in move:
-        chosen = [_card(player, uid) for uid in move["sell"]]
+    elif verb == "equip":
+        turn.equip(game, player, held_card(player, move["equip"]))
+    elif verb == "sell":
+        chosen = [held_card(player, uid) for uid in move["sell"]]
         turn.sell(game, player, chosen)
-    elif "use" in move:
-        source = _card(player, move["use"], "table")
-        discards = [_card(player, uid) for uid in move.get("discard", [])]
-        target_player, target_monster = _target(game, move.get("on"))
+    elif verb == "use":
+        source = held_card(player, move["use"], "table")
+        discards = [held_card(player, uid) for uid in move.get("discard", [])]
+        target_player, target_monster = move_target(game, move.get("on"))
         abilities.use_ability(
             game,
             player,
@@ -589,58 +501,29 @@ def _apply(table: Table, seat: int, move: Move) -> None:
             target_player=target_player,
             target_monster=target_monster,
         )
-    elif "sacrifice" in move:
-        turn.sacrifice(game, player, _card(player, move["sacrifice"], "table"))
-    elif "ask_for_help" in move:
-        _ask(table, player, move)
-        return
-    elif "help" in move:
-        asked = table.asked
-        assert asked is not None
-        offer_help(game, player, treasures=asked[1])
-        table.asked = None
-    elif "refuse_help" in move:
-        assert table.asked is not None
-        game.note(f"{player.name} will not help")
-        table.asked = None
-    elif "resolve" in move:
-        resolve(game)
-    elif "charity" in move:
-        give_charity(game, player, _card(player, move["charity"], "hand"))
-    elif "end_turn" in move:
-        turn.end_turn(game)
-    elif "unequip" in move:
-        turn.unequip(game, player, _card(player, move["unequip"], "table"))
-    elif "give" in move:
+    elif verb == "sacrifice":
+        turn.sacrifice(game, player, held_card(player, move["sacrifice"], "table"))
+    elif verb == "unequip":
+        turn.unequip(game, player, held_card(player, move["unequip"], "table"))
+    elif verb == "give":
         # A gift: taking something back would need the receiver's consent, which the table
         # cannot ask for yet.
-        given = [_card(player, uid, "table") for uid in move["give"]]
-        turn.trade(game, player, _player(game, move["to"]), given)
+        given = [held_card(player, uid, "table") for uid in move["give"]]
+        turn.trade(game, player, named_player(game, move["to"]), given)
         game.note(f"{player.name} gives {', '.join(c.name for c in given)} to {move['to']}")
-    elif "discard_card" in move:
-        abilities.discard_character_card(game, player, _card(player, move["discard_card"], "table"))
-    elif "decline" in move:
-        combat_specials.decline(game, player, _monster(game, move["decline"]))
-    elif "bribe" in move:
-        item = _card(player, move["bribe"])
-        combat_specials.bribe(game, player, item, _monster(game, move.get("on")))
-    elif "chase" in move:
-        combat_specials.chase_away(game, player, _monster(game, move["chase"]))
-    elif "join" in move:
-        turn.join_monster(game, player, _card(player, move["join"], "hand"))
-    table.log.append((seat, dict(move)))
-    if game.combat is not combat_before:
-        table.asked_before = set()
-        table.interfered = set()
-    elif combat_before is not None and "play" in move and player not in combat_before.side:
-        table.interfered.add(seat)
+    elif verb == "discard_card":
+        abilities.discard_character_card(
+            game, player, held_card(player, move["discard_card"], "table")
+        )
+    elif verb == "join":
+        turn.join_monster(game, player, held_card(player, move["join"], "hand"))
 
 
 def _ask(table: Table, player: Player, move: Move) -> None:
     game = table.game
     combat = game.combat
     assert combat is not None
-    helper = _player(game, move["ask_for_help"])
+    helper = named_player(game, move["ask_for_help"])
     seat = game.players.index(helper)
     if combat.helper is not None:
         raise RuleViolation(f"{combat.helper.name} already helps")
@@ -665,206 +548,11 @@ def _ask(table: Table, player: Player, move: Move) -> None:
     game.note(f"{player.name} asks {helper.name} for help, offering {treasures} Treasure(s)")
 
 
-def give_charity(game: Game, player: Player, card: CardInstance) -> None:
-    """Give one card over the hand limit to the lowest-Level player (or discard it): the
-    table's `charity` move and the scenario step of the same name."""
-
-    class _Gift(DefaultChooser):
-        def charity(self, game: Game, player: Player, excess: int) -> list[CardInstance]:
-            return [card]
-
-    chooser = game.chooser
-    game.chooser = _Gift()
-    try:
-        turn.charity(game, player)
-    finally:
-        game.chooser = chooser
-    game.note(f"{player.name} gives a card away as charity")
-
-
-def _monster(game: Game, name: str | None) -> str | None:
-    """A monster of the fight by name (None: the only one), or MoveError."""
-    if game.combat is None:
-        raise RuleViolation("only during a combat")
-    if name is not None and not any(
-        m.name.casefold() == name.casefold() for m in game.combat.monsters
-    ):
-        raise MoveError(f"{name!r} is not a monster in the fight")
-    return name
-
-
-def _player(game: Game, name: str) -> Player:
-    for p in game.players:
-        if p.name.casefold() == name.casefold():
-            return p
-    raise MoveError(f"there is no player named {name!r}")
-
-
-def _target(game: Game, on: str | None) -> tuple[Player | None, str | None]:
-    """`on` names a player or, failing that, a monster in the fight (as in scenarios)."""
-    if on is None:
-        return None, None
-    if any(p.name.casefold() == on.casefold() for p in game.players):
-        return _player(game, on), None
-    if game.combat is None or not any(
-        m.name.casefold() == on.casefold() for m in game.combat.monsters
-    ):
-        raise MoveError(f"{on!r} is neither a player nor a monster in the fight")
-    return None, on
-
-
-def _with_card(
-    game: Game, player: Player, target: Player | None, uid: int | None
-) -> CardInstance | None:
-    if uid is None:
-        return None
-    for owner in (player, target):
-        if owner is None:
-            continue
-        for card in [*owner.hand, *owner.in_play()]:
-            if card.uid == uid:
-                return card
-    raise MoveError(f"there is no card #{uid} to play with")
-
-
-# -- what may be tried ---------------------------------------------------------------------------
-
-
-def _candidates(table: Table, seat: int) -> list[Move]:
-    """Moves worth trying for `seat`; legal_moves keeps those the rules accept."""
-    game = table.game
-    player = game.players[seat]
-    if table.asked is not None:
-        return [{"help": True}, {"refuse_help": True}] if table.asked[0] == seat else []
-    combat = game.combat
-    moves: list[Move] = []
-    active = seat == game.active
-    if active and combat is None:
-        moves.append({"kick_door": True})
-        moves += [{"look_for_trouble": c.uid} for c in player.hand if is_monster(c.card)]
-        moves.append({"loot_room": True})
-    monsters = [m.name for m in combat.monsters] if combat is not None else []
-    names = [p.name for p in game.players]
-    seen: set[tuple[str, tuple[Any, ...]]] = set()
-    for card in [*player.hand, *(c for c in player.items if is_one_shot(c.card))]:
-        definition = card.card
-        key = (definition.name, ())
-        if key in seen:
-            continue  # two copies of one card: the same moves
-        seen.add(key)
-        if is_monster(definition):
-            continue  # looked for trouble above, or sent in with a Wandering Monster
-        if isinstance(definition, MonsterEnhancerCard):
-            moves += [{"play": card.uid, "on": m} for m in monsters]
-        elif isinstance(definition, CurseCard):
-            moves += [{"play": card.uid, "on": n} for n in names]
-        elif isinstance(definition, LevelCard):
-            moves.append({"play": card.uid})
-        elif effects_of(definition, AddMonster):
-            moves += [
-                {"play": card.uid, "with": m.uid}
-                for m in player.hand
-                if isinstance(m.card, MonsterCard)
-            ]
-        elif isinstance(definition, OneShotCard):
-            moves.append({"play": card.uid})
-            moves += [{"play": card.uid, "on": m} for m in monsters]
-        elif is_item(definition) and card in player.hand and (not active or combat is not None):
-            continue  # items come into play only on their owner's turn, outside combat
-        else:
-            moves.append({"play": card.uid})
-    if combat is None:
-        moves += [{"equip": c.uid} for c in player.carried if is_item(c.card)]
-        moves += [{"unequip": c.uid} for c in player.equipped]
-        others = [p.name for p in game.others(player) if not p.dead]
-        gifts = [*player.items, *(f for f in player.followers if f.kind == "sidekick")]
-        moves += [{"give": [c.uid], "to": name} for c in gifts for name in others]
-    moves += [{"discard_card": c.uid} for c in player.character]
-    if combat is not None:
-        for m in combat.monsters:
-            definition = m.monster
-            if player is combat.fighter and effects_of(definition, MayDecline):
-                moves.append({"decline": m.name})
-            if player is combat.fighter and effects_of(definition, Bribe):
-                moves += [
-                    {"bribe": c.uid, "on": m.name}
-                    for c in [*player.hand, *player.items]
-                    if is_item(c.card)
-                ]
-            if player in combat.side and effects_of(definition, ChaseAway):
-                moves.append({"chase": m.name})
-        moves += [{"join": c.uid} for c in player.hand if isinstance(c.card, MonsterCard)]
-    if active and combat is None:
-        sale = _sale(player)
-        if sale:
-            moves.append({"sell": [c.uid for c in sale]})
-    for source in [*player.character, *player.followers]:
-        for ability in getattr(source.card, "abilities", []):
-            moves.append({"use": source.uid, "ability": ability.slug, "discard": []})
-            cost = ability.cost
-            wanted = (cost.discard_up_to or cost.discard) if cost is not None else 0
-            spare = sorted(
-                (c for c in player.hand if not isinstance(c.card, MonsterCard | CurseCard)),
-                key=card_worth,
-            )
-            if wanted and len(spare) >= 1:
-                moves.append(
-                    {
-                        "use": source.uid,
-                        "ability": ability.slug,
-                        "discard": [c.uid for c in spare[:wanted]],
-                    }
-                )
-    if combat is not None:
-        if player is combat.fighter:
-            if combat.helper is None:
-                offered = sum(m.monster.treasures or 0 for m in combat.monsters)
-                for other in game.others(player):
-                    if game.players.index(other) in table.asked_before:
-                        continue
-                    for treasures in sorted({0, max(1, offered // 2), offered}):
-                        moves.append({"ask_for_help": other.name, "treasures": treasures})
-            moves.append({"resolve": True})
-        if player in combat.side:
-            moves += [{"sacrifice": f.uid} for f in player.followers]
-    if active and combat is None:
-        if len(player.hand) > player.hand_limit():
-            moves += [{"charity": c.uid} for c in player.hand]
-        moves.append({"end_turn": True})
-    return moves
-
-
-def _sale(player: Player) -> list[CardInstance]:
-    """The cheapest handful of items worth a Level, as the simulated bots sell."""
-    priced = sorted(
-        (
-            (price, c)
-            for c in (*player.hand, *player.carried)
-            if (price := bots._sale_price(c.card)) > 0
-        ),
-        key=lambda pair: pair[0],
-    )
-    chosen: list[CardInstance] = []
-    value = 0
-    for price, card in priced:
-        chosen.append(card)
-        value += price
-        if value >= 1000:
-            return chosen
-    return []
-
-
 # -- bots ----------------------------------------------------------------------------------------
 
 
-def _winning(game: Game, combat: Combat) -> bool:
-    """Would the fighter's side win if the fight were resolved now?"""
-    ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
-    return ours > theirs or (ours == theirs and side_wins_ties(game, combat))
-
-
 def bot_move(table: Table, seat: int) -> Move:
-    """The move a bot makes now: the simulated bots' choices (validator.engine.game), the
+    """The move a bot makes now: the simulated bots' choices (validator/engine/bots.py), the
     first of them the rules accept. Raises RuleViolation when the seat may do nothing."""
     return _bot_plays(copy_table(table), seat)
 
@@ -881,39 +569,49 @@ def _bot_preferences(table: Table, player: Player) -> list[Move]:
             return [{"refuse_help": True}]
         return [{"help": True}]
     combat = game.combat
-    wanted: list[Move] = []
     if combat is not None:
-        if player is not combat.fighter:
-            return []
-        ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
-        if not _winning(game, combat):
-            for card in sorted(player.hand, key=lambda c: -c.bonus):
-                if isinstance(card.card, OneShotCard) and (card.card.bonus or 0) > 0:
-                    wanted.append({"play": card.uid})
-            if combat.helper is None:
-                gap = theirs - ours
-                gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
-                treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
-                for other in sorted(
-                    (p for p in game.others(player) if not p.dead),
-                    key=lambda p: -side_member_strength(game, combat, p),
-                ):
-                    if side_member_strength(game, combat, other) < gap:
-                        break
-                    if player.level + gained >= WINNING_LEVEL:
-                        break
-                    wanted.append(
-                        {
-                            "ask_for_help": other.name,
-                            "treasures": min(treasures, max(1, treasures // 2)),
-                        }
-                    )
-        wanted.append({"resolve": True})
-        return wanted
+        return _bot_fight_preferences(game, combat, player) if player is combat.fighter else []
     if player is not game.active_player:
         return []
+    return _bot_turn_preferences(game, player)
+
+
+def _bot_fight_preferences(game: Game, combat: Combat, player: Player) -> list[Move]:
+    """The fighter's: one-shots for its side and requests for help while losing, then the fight."""
+    wanted: list[Move] = []
+    ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
+    if not side_is_winning(game, combat):
+        for card in sorted(player.hand, key=lambda c: -c.bonus):
+            if isinstance(card.card, OneShotCard) and (card.card.bonus or 0) > 0:
+                wanted.append({"play": card.uid})
+        if combat.helper is None:
+            gap = theirs - ours
+            gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
+            treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
+            for other in sorted(
+                (p for p in game.others(player) if not p.dead),
+                key=lambda p: -side_member_strength(game, combat, p),
+            ):
+                if side_member_strength(game, combat, other) < gap:
+                    break
+                if player.level + gained >= WINNING_LEVEL:
+                    break
+                wanted.append(
+                    {
+                        "ask_for_help": other.name,
+                        "treasures": min(treasures, max(1, treasures // 2)),
+                    }
+                )
+    wanted.append({"resolve": True})
+    return wanted
+
+
+def _bot_turn_preferences(game: Game, player: Player) -> list[Move]:
+    """The active player's, outside combat: cards in play, gear, a sale, a curse on the leader,
+    then the turn's next step."""
+    wanted: list[Move] = []
     for card in player.hand:
-        ways = bots._arrangements(card.card)
+        ways = arrangements(card.card)
         # As `arrange` plays them: a first race or class, a first follower, gear that helps,
         # Levels short of the winning one (which only a kill gives).
         if (
@@ -926,10 +624,10 @@ def _bot_preferences(table: Table, player: Player) -> list[Move]:
     for item in sorted(player.carried, key=lambda c: -item_bonus(c.card)):
         if is_item(item.card) and item_bonus(item.card) > 0:
             wanted.append({"equip": item.uid})
-    sale = _sale(player)
-    if sale and player.level + sum(bots._sale_price(c.card) for c in sale) // 1000 < WINNING_LEVEL:
+    sale = cheapest_sale(player)
+    if sale and player.level + sum(sale_price(c.card) for c in sale) // 1000 < WINNING_LEVEL:
         wanted.append({"sell": [c.uid for c in sale]})
-    target = bots.leader(game, player)
+    target = leader(game, player)
     if target is not None and target.level >= player.level:
         for card in player.hand:
             if isinstance(card.card, CurseCard):
@@ -937,272 +635,9 @@ def _bot_preferences(table: Table, player: Player) -> list[Move]:
     if game.phase == "start":
         wanted.append({"kick_door": True})
     elif game.phase == "kicked" and not game.fought_this_turn:
-        monster = bots._beatable_monster(game, player)
+        monster = beatable_monster(game, player)
         if monster is not None:
             wanted.append({"look_for_trouble": monster.uid})
         wanted.append({"loot_room": True})
     wanted.append({"end_turn": True})
     return wanted
-
-
-# -- what a seat sees ---------------------------------------------------------------------------
-
-
-def _card_json(card: CardInstance) -> dict[str, Any]:
-    return {"id": card.uid, "name": card.name, "set": card.set_code, "kind": card.kind}
-
-
-def table_view(table: Table, seat: int | None) -> dict[str, Any]:
-    """The table as `seat` sees it: everything on the table, hand sizes, and only its own
-    hand (None: a spectator, who sees no hand)."""
-    game = table.game
-    players = []
-    for index, p in enumerate(game.players):
-        players.append(
-            {
-                "seat": index,
-                "name": p.name,
-                "kind": table.seats[index],
-                "level": p.level,
-                "sex": p.sex,
-                "dead": p.dead,
-                "character": [_card_json(c) for c in p.character],
-                "equipped": [_card_json(c) for c in p.equipped],
-                "carried": [_card_json(c) for c in p.carried],
-                "followers": [_card_json(c) for c in p.followers],
-                "curses": [_card_json(c) for c in p.curses],
-                "hand_size": len(p.hand),
-                "gear_bonus": sum(item_bonus(c.card) for c in p.equipped),
-            }
-        )
-    combat = game.combat
-    combat_view: dict[str, Any] | None = None
-    if combat is not None:
-        combat_view = {
-            "fighter": game.players.index(combat.fighter),
-            "helper": game.players.index(combat.helper) if combat.helper is not None else None,
-            "monsters": [
-                {
-                    "card": _card_json(m.card),
-                    "level": m.monster.level,
-                    "enhancers": [_card_json(e) for e in m.enhancers],
-                }
-                for m in combat.monsters
-            ],
-            "one_shots": [_card_json(p.card) for p in combat.one_shots],
-            "side_strength": side_strength(game, combat),
-            "monster_strength": monsters_strength(game, combat),
-        }
-    return {
-        "seat": seat,
-        "turn": game.turn_number,
-        "active": game.active,
-        "phase": game.phase,
-        "over": table.over,
-        "winners": table.winners,
-        "waiting_for": seats_to_move(table),
-        "asked": (
-            {"seat": table.asked[0], "treasures": table.asked[1]}
-            if table.asked is not None
-            else None
-        ),
-        "players": players,
-        "hand": [_card_json(c) for c in game.players[seat].hand] if seat is not None else None,
-        "decks": {
-            "door": len(game.door_deck),
-            "treasure": len(game.treasure_deck),
-            "door_discard": [_card_json(c) for c in game.door_discard[-5:]],
-            "treasure_discard": [_card_json(c) for c in game.treasure_discard[-5:]],
-        },
-        "combat": combat_view,
-        "moves_made": len(table.log),
-        "log": game.log[-30:],
-    }
-
-
-def describe_move(table: Table, seat: int, move: Move) -> str:
-    """The move in words, for a button or the log."""
-    game = table.game
-    player = game.players[seat]
-    cards = {c.uid: c.name for p in game.players for c in [*p.hand, *p.in_play()]}
-
-    def name(uid: int) -> str:
-        return cards.get(uid, f"card #{uid}")
-
-    if "play" in move:
-        text = f"Play {name(move['play'])}"
-        if "with" in move:
-            text += f" with {name(move['with'])}"
-        if "on" in move:
-            text += f" on {move['on']}"
-        return text
-    if "use" in move:
-        paid = move.get("discard") or []
-        text = f"Use {name(move['use'])}: {move.get('ability') or 'ability'}"
-        return text + (f", discarding {', '.join(map(name, paid))}" if paid else "")
-    if "sell" in move:
-        return "Sell " + ", ".join(map(name, move["sell"]))
-    if "give" in move:
-        return f"Give {', '.join(map(name, move['give']))} to {move.get('to')}"
-    if "bribe" in move:
-        return f"Bribe {move.get('on') or 'the monster'} with {name(move['bribe'])}"
-    if "decline" in move:
-        return f"Walk past {move['decline']} (no reward)"
-    if "chase" in move:
-        return f"Chase {move['chase']} away"
-    if "join" in move:
-        return f"Send {name(move['join'])} into the fight (it joins one of its kind)"
-    if "ask_for_help" in move:
-        return (
-            f"Ask {move['ask_for_help']} for help, offering {move.get('treasures', 0)} Treasure(s)"
-        )
-    if "resolve" in move:
-        combat = game.combat
-        if combat is not None and combat.fighter is player and not _winning(game, combat):
-            return "Run away"
-        return "Fight"
-    for verb, words in (
-        ("look_for_trouble", "Look for trouble with"),
-        ("equip", "Equip"),
-        ("sacrifice", "Sacrifice"),
-        ("charity", "Give as charity"),
-        ("unequip", "Unequip"),
-        ("discard_card", "Discard from play:"),
-    ):
-        if verb in move:
-            return f"{words} {name(move[verb])}"
-    for verb, words in (
-        ("kick_door", "Kick open the door"),
-        ("loot_room", "Loot the room"),
-        ("help", "Help"),
-        ("refuse_help", "Refuse to help"),
-        ("end_turn", "End the turn"),
-    ):
-        if verb in move:
-            return words
-    return str(move)
-
-
-# -- a game as a scenario ------------------------------------------------------------------------
-
-
-def table_scenario(table: Table, *, name: str) -> dict[str, Any]:
-    """The game as a scenario document (shared/design/scenario-format.md): the deal (each
-    player's hand, each deck in order from the top), the moves since as steps, and what holds
-    at the end as expectations, so that the runner plays the same game and checks it.
-
-    The runner's table matches the deal when its sets hold exactly the table's cards: its
-    seeded random generator then shuffles decks of the same sizes, so every die roll and
-    random pick after the deal comes out the same (no `dice:` are given, which would take
-    the rolls away from the generator). A request for help and its refusal are no steps of
-    the format: an accepted request is the `help` step with the Treasures offered."""
-    first = new_table(table.cards, seats=table.seats, seed=table.seed)
-    game = first.game
-    sets_of: dict[str, set[str]] = {}
-    for code, definition in table.cards:
-        sets_of.setdefault(definition.name.casefold(), set()).add(code)
-    instances: dict[int, CardInstance] = {}
-    for pile in (game.door_deck, game.treasure_deck):
-        instances.update((c.uid, c) for c in pile)
-    for p in game.players:
-        instances.update((c.uid, c) for c in [*p.hand, *p.in_play()])
-
-    def ref(uid: int) -> str:
-        card = instances[uid]
-        ambiguous = len(sets_of.get(card.name.casefold(), ())) > 1
-        return f"{card.name}@{card.set_code}" if ambiguous else card.name
-
-    players = []
-    for p in game.players:
-        setup: dict[str, Any] = {"name": p.name, "sex": p.sex}
-        if p.character:
-            setup["in_play"] = [ref(c.uid) for c in p.character]
-        setup["hand"] = [ref(c.uid) for c in p.hand]
-        players.append(setup)
-    steps: list[dict[str, Any]] = []
-    names = [p.name for p in game.players]
-    offered = 0
-    for seat, move in table.log:
-        by = names[seat]
-        step = _scenario_step(move, by, ref, offered)
-        if "ask_for_help" in move:
-            offered = int(move.get("treasures", 0))
-        if step is not None:
-            steps.append(step)
-    end = table.game
-    expect: dict[str, Any] = {
-        "levels": {p.name: p.level for p in end.players},
-        "hand_sizes": {p.name: len(p.hand) for p in end.players},
-        "dead": [p.name for p in end.players if p.dead],
-    }
-    in_play = {p.name: sorted(ref(c.uid) for c in p.in_play()) for p in end.players}
-    in_play = {player: cards for player, cards in in_play.items() if cards}
-    if in_play:
-        expect["in_play"] = in_play
-    if end.winner is not None:
-        expect["winner"] = end.winner.name
-    return {
-        "name": name,
-        "sets": sorted({code for code, _ in table.cards}),
-        "seed": table.seed,
-        "players": players,
-        "deck": {
-            "door": [ref(c.uid) for c in game.door_deck],
-            "treasure": [ref(c.uid) for c in game.treasure_deck],
-        },
-        "steps": steps,
-        "expect": expect,
-    }
-
-
-def _scenario_step(move: Move, by: str, ref: Any, offered: int) -> dict[str, Any] | None:
-    """One move as a scenario step (None: a move the format has no step for, which changes
-    nothing a later step reads: a question for help, its refusal)."""
-    if "play" in move:
-        step: dict[str, Any] = {"play": ref(move["play"]), "by": by}
-        if "on" in move:
-            step["on"] = move["on"]
-        if "with" in move:
-            step["with"] = ref(move["with"])
-        return step
-    if "use" in move:
-        step = {"use": ref(move["use"]), "by": by}
-        if move.get("ability"):
-            step["ability"] = move["ability"]
-        if move.get("discard"):
-            step["discard"] = [ref(uid) for uid in move["discard"]]
-        if "on" in move:
-            step["on"] = move["on"]
-        return step
-    if "help" in move:
-        return {"help": by, "treasures": offered}
-    if "ask_for_help" in move or "refuse_help" in move:
-        return None
-    if "sell" in move:
-        return {"sell": [ref(uid) for uid in move["sell"]], "by": by}
-    for verb in (
-        "look_for_trouble",
-        "equip",
-        "sacrifice",
-        "charity",
-        "unequip",
-        "discard_card",
-        "join",
-    ):
-        if verb in move:
-            return {verb: ref(move[verb]), "by": by}
-    if "give" in move:
-        return {"give": [ref(uid) for uid in move["give"]], "by": by, "to": move["to"]}
-    if "bribe" in move:
-        step = {"bribe": ref(move["bribe"]), "by": by}
-        if move.get("on"):
-            step["on"] = move["on"]
-        return step
-    if "decline" in move or "chase" in move:
-        verb = "decline" if "decline" in move else "chase"
-        return {verb: move[verb], "by": by}
-    if "kick_door" in move or "loot_room" in move:
-        return {next(iter(move)): by}
-    if "resolve" in move or "end_turn" in move:
-        return {next(iter(move)): True}
-    raise MoveError(f"no scenario step for the move {move!r}")

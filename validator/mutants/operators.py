@@ -39,11 +39,18 @@ RULES_MODULES: tuple[str, ...] = (
     "strength",
     "turn",
     "cards.conditions",
-    "cards.effects",
+    "cards.effects.base",
+    "cards.effects.combat",
+    "cards.effects.outcomes",
+    "cards.effects.monsters",
+    "cards.effects.tricks",
+    "cards.effects.allowances",
 )
 
 # Modules of the effect language, where a function returning `str` renders rules text.
-TEXT_RENDERING_MODULES = frozenset({"cards.conditions", "cards.effects"})
+TEXT_RENDERING_MODULES = frozenset(
+    {"cards.conditions", *(m for m in RULES_MODULES if m.startswith("cards.effects."))}
+)
 
 COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE,

@@ -36,7 +36,8 @@ def _code_named(code: types.CodeType, qualname: str) -> types.CodeType | None:
     return None
 
 
-def _function_object(module: types.ModuleType, qualname: str) -> types.FunctionType:
+def function_object(module: types.ModuleType, qualname: str) -> types.FunctionType:
+    """The function `qualname` (a dotted path through classes) defines in `module`."""
     target: Any = module
     for part in qualname.split("."):
         namespace = vars(target) if isinstance(target, type | types.ModuleType) else {}
@@ -58,7 +59,7 @@ def plant(mutant: Mutant) -> None:
     new_code = _code_named(compiled, mutant.function)
     if new_code is None:
         raise PlantingError(f"{mutant.id}: no code for {mutant.function} in the mutated module")
-    function = _function_object(module, mutant.function)
+    function = function_object(module, mutant.function)
     if function.__code__.co_freevars != new_code.co_freevars:
         raise PlantingError(f"{mutant.id}: the mutated function closes over other names")
     function.__code__ = new_code

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -262,25 +261,6 @@ class Report:
             lines += ["  " + line for line in mutant.diff().splitlines()]
         return lines
 
-    def markdown(self) -> str:
-        total, per_module = self.figures()
-        out = [
-            "| module | mutants | killed | + scenarios | survived | timed out | validator | "
-            "with scenarios |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
-        ]
-        for name, f in [*per_module.items(), ("**all**", total)]:
-            out.append(
-                f"| {name} | {f.mutants} | {f.killed} | {f.killed_by_scenarios} | {f.survived} "
-                f"| {f.timed_out} | {f.validator_rate:.1%} | {f.rate:.1%} |"
-            )
-        return "\n".join(out)
-
 
 def write_json(report: Report, path: Path) -> None:
     path.write_text(json.dumps(report.as_json(), indent=1, sort_keys=True), encoding="utf-8")
-
-
-def summary_line(outcomes: Sequence[Outcome]) -> str:
-    counts = Counter(o.status for o in outcomes)
-    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))

@@ -1,6 +1,6 @@
 """What judges a mutant: the validator over every card of every set (what `check_cards` and
 `manage.py validate_cards` run, including the whole games, and the synthetic cards of the effect
-language, `validator/checks/language.py`), then the scenario files.
+language, `validator/checks/language/`), then the scenario files.
 
 `observe` runs both on the unmutated engine while recording which lines of the rules modules
 each card's checks and each scenario file reach (with `sys.monitoring`, so the cost is one

@@ -3,7 +3,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog.exports.set_yaml import SetYamlExporter
+from catalog.exports import exporter_get
 from catalog.models import CardSet
 from catalog.selectors import set_file
 from validator.engine import nearest_word
@@ -43,7 +43,7 @@ class Command(BaseCommand):
                 f"{code!r} is a custom set: --fixture writes official sets only; "
                 "export it without --fixture"
             )
-        _, _, content = SetYamlExporter().render(
+        _, _, content = exporter_get("set-yaml").render(
             set_file=set_file(card_set=card_set, provenance=fixture)
         )
         output: Path | None = options["output"]

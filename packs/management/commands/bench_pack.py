@@ -21,15 +21,14 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.test import override_settings
 
+from catalog.exports import exporter_get
 from catalog.management.commands.bench_search import generate
 from catalog.management.scratch import scratch_database
 from catalog.models import Card, CardSet
 from catalog.selectors import catalog_cards
 from catalog.services import catalog_load, default_fixture_paths
-from packs.exporters import PackJsonExporter
 from packs.selectors import pack_drawn_faces
 from packs.services import pack_build
-from packs.tts import TabletopSimulatorExporter
 from prints.drawing import faces_draw
 from validator.services import cards_validate
 
@@ -73,12 +72,12 @@ class Command(BaseCommand):
         for _ in range(max(1, rounds)):
             start = time.perf_counter()
             built = pack_build(actor=None, set_codes=codes, include_failing=True)
-            _, _, content = PackJsonExporter().render(document=built.document)
+            _, _, content = exporter_get("pack-json").render(document=built.document)
             timings.append(time.perf_counter() - start)
             size = len(content)
         tracemalloc.start()
         built = pack_build(actor=None, set_codes=codes, include_failing=True)
-        PackJsonExporter().render(document=built.document)
+        exporter_get("pack-json").render(document=built.document)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         best, median = min(timings), statistics.median(timings)
@@ -108,7 +107,7 @@ class Command(BaseCommand):
         def export() -> tuple[float, float, int, int]:
             start, cpu = time.perf_counter(), time.process_time()
             faces = pack_drawn_faces(document=document)
-            _, _, content = TabletopSimulatorExporter().render(document=document, faces=faces)
+            _, _, content = exporter_get("pack-tts").render(document=document, faces=faces)
             wall = time.perf_counter() - start
             return wall, time.process_time() - cpu, len(faces), len(content)
 

@@ -8,7 +8,6 @@ from catalog.exports import exporter_get
 from packs.exporters import PACK_FORMATS
 from packs.selectors import PackBuildError, pack_drawn_faces
 from packs.services import pack_build
-from packs.tts import TabletopSimulatorExporter
 
 
 class Command(BaseCommand):
@@ -49,12 +48,14 @@ class Command(BaseCommand):
             raise CommandError(
                 "no pack written:\n" + "\n".join(f"  {p}: {m}" for p, m in exc.errors)
             ) from exc
-        if options["format"] == "tts":
-            faces = pack_drawn_faces(document=built.document)
-            _, _, content = TabletopSimulatorExporter().render(document=built.document, faces=faces)
-        else:
-            exporter = exporter_get(f"pack-{options['format']}")
-            _, _, content = exporter.render(document=built.document)
+        exporter = exporter_get(f"pack-{options['format']}")
+        # The Tabletop Simulator sheets draw faces: those drawn ahead are used as they are.
+        drawn = (
+            {"faces": pack_drawn_faces(document=built.document)}
+            if options["format"] == "tts"
+            else {}
+        )
+        _, _, content = exporter.render(document=built.document, **drawn)
         report = built.report
         summary = (
             f"{built.name}: {built.card_count} cards, {built.door_copies} Door and "

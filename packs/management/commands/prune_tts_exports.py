@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from packs.tts_exports import tts_exports_delete_expired
+from packs.tts.services import tts_exports_delete_expired
 
 
 class Command(BaseCommand):

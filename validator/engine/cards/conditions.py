@@ -24,8 +24,8 @@ from validator.engine.cards.vocabulary import (
     Sex,
     Slot,
     TraitName,
-    _article,
-    _title,
+    title_case,
+    with_article,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -54,7 +54,7 @@ class AxisCondition(ConditionBase):
         return str(getattr(self, self.axis.replace("class", "class_")))
 
     def phrase(self) -> str:
-        return _article(_title(self.trait()))
+        return with_article(title_case(self.trait()))
 
     def mentions(self) -> Iterator[tuple[str, str]]:
         yield (self.axis, self.trait())
@@ -165,7 +165,7 @@ class HasInPlay(ConditionBase):
     has_in_play: str = Field(pattern=r"^[a-z_]+$")
 
     def phrase(self) -> str:
-        return f"a player with {_article(self.has_in_play.replace('_', ' '))} in play"
+        return f"a player with {with_article(self.has_in_play.replace('_', ' '))} in play"
 
 
 class InPlayAnywhere(ConditionBase):
@@ -176,7 +176,7 @@ class InPlayAnywhere(ConditionBase):
     in_play_anywhere: str = Field(pattern=r"^[a-z_]+$")
 
     def phrase(self) -> str:
-        what = _article(self.in_play_anywhere.replace("_", " "))
+        what = with_article(self.in_play_anywhere.replace("_", " "))
         return f"anyone, as long as {what} is in play (any player's)"
 
 
@@ -186,7 +186,7 @@ class MonsterTagged(ConditionBase):
     monster_tag: CardTag
 
     def phrase(self) -> str:
-        return f"{_article(_title(self.monster_tag))} monster"
+        return f"{with_article(title_case(self.monster_tag))} monster"
 
     def mentions(self) -> Iterator[tuple[str, str]]:
         yield ("tag", self.monster_tag)
@@ -380,7 +380,7 @@ class EquippedWithTag(Model):
 Per = Literal["discarded_card", "monster"] | PlayersOnSide | EquippedWithTag
 
 
-def _per_phrase(per: Per | None) -> str:
+def per_phrase(per: Per | None) -> str:
     if per is None:
         return ""
     if per == "discarded_card":
@@ -391,7 +391,7 @@ def _per_phrase(per: Per | None) -> str:
     return " " + per.phrase()
 
 
-def _when_phrase(when: Condition | None, word: str = "for") -> str:
+def when_phrase(when: Condition | None, word: str = "for") -> str:
     return f" {word} {when.phrase()}" if when is not None else ""
 
 

@@ -371,7 +371,7 @@ class SetDocument(Model):
     provenance: dict[CardName, CardProvenance] = Field(default_factory=dict)
 
 
-_card_adapter: TypeAdapter[Card] = TypeAdapter(Card)
+card_adapter: TypeAdapter[Card] = TypeAdapter(Card)
 
 
 _RECURSIVE: tuple[type[BaseModel], ...] = (Ability, *CARD_TYPES, SetDocument)

@@ -27,7 +27,7 @@ from validator.engine.cards.documents import (
     nearest_word,
     validation_errors,
 )
-from validator.engine.cards.kinds import Card, CardBase, SetDocument, _card_adapter
+from validator.engine.cards.kinds import Card, CardBase, SetDocument, card_adapter
 from validator.engine.cards.provenance import CardProvenance
 from validator.engine.cards.reader import ParsedYaml, read_yaml
 from validator.engine.cards.vocabulary import (
@@ -49,7 +49,7 @@ def parse_card(data: Any, source: str | None = None) -> CardBase:
     if too_large is not None:
         raise CardDocumentError([too_large], source)
     try:
-        card: CardBase = _card_adapter.validate_python(data)
+        card: CardBase = card_adapter.validate_python(data)
     except ValidationError as exc:
         raise CardDocumentError(errors_from_validation(exc, Card), source) from exc
     return card
@@ -93,7 +93,7 @@ def _card_errors(data: Any, lines: dict[tuple[str | int, ...], int]) -> list[Doc
                 not_listed += 1
             continue
         try:
-            _card_adapter.validate_python(card)
+            card_adapter.validate_python(card)
         except ValidationError as exc:
             if len(listed) >= MAX_ERRORS:
                 not_listed += exc.error_count()
@@ -385,7 +385,7 @@ def document_hash(document: dict[str, Any]) -> str:
 
 
 def card_json_schema() -> dict[str, Any]:
-    schema = hoist_repeated_unions(_card_adapter.json_schema(by_alias=True))
+    schema = hoist_repeated_unions(card_adapter.json_schema(by_alias=True))
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = f"Munchkin card document, effect language v{LANGUAGE_VERSION}"
     return schema

@@ -91,15 +91,15 @@ MAX_VALUES_PER_CARD: Final = 5000
 _PLURALS = {"class": "classes", "species": "species", "power": "powers", "loyalty": "loyalties"}
 
 
-def _axis_plural(axis: str) -> str:
-    return _title(_PLURALS.get(axis, axis + "s"))
+def axis_plural(axis: str) -> str:
+    return title_case(_PLURALS.get(axis, axis + "s"))
 
 
-def _title(name: str) -> str:
+def title_case(name: str) -> str:
     return " ".join(part[:1].upper() + part[1:] for part in name.split(" "))
 
 
-def _article(word: str) -> str:
+def with_article(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 

@@ -192,7 +192,7 @@ class PackDocument(Model):
         return library
 
     def game_cards(self) -> list[tuple[str, CardBase]]:
-        """The cards to play with, ready for ``game.build_game`` and ``game.simulate``.
+        """The cards to play with, ready for ``setup.build_game`` and ``simulation.simulate``.
 
         Every card of the deck lists, its ``copies`` set to the list's copies; then the cards
         whose deck is null (SpongeBob's Role cards, which ``build_game`` deals apart from both

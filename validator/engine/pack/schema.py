@@ -173,7 +173,7 @@ python -m validator.engine.pack my-pack.json     # what it holds, or what is wro
 
 ```python
 from validator.engine.pack import load_pack
-from validator.engine.game import simulate
+from validator.engine.simulation import simulate
 
 pack = load_pack(Path("my-pack.json"))  # raises PackError naming every problem
 stats = simulate(pack.game_cards(), players=4, games=100, seed=1)

@@ -22,7 +22,7 @@ from validator.engine.cards import (
 from validator.engine.choices import DefaultChooser
 from validator.engine.combat import offer_help, resolve
 from validator.engine.combat_specials import start_combat
-from validator.engine.game import check_invariants
+from validator.engine.invariants import check_invariants
 from validator.engine.library import CardLibrary, library_from_set_files
 from validator.engine.pack import load_pack
 from validator.engine.scenario.document import (
@@ -69,7 +69,7 @@ from validator.engine.state import (
     is_one_shot,
 )
 from validator.engine.strength import monsters_strength, side_strength
-from validator.engine.table import give_charity
+from validator.engine.table_moves import give_charity
 from validator.engine.turn import add_monster, apply_curse, check_can_hold, place_in_play
 
 

@@ -21,7 +21,11 @@ computer: its pages say so, and offer the saved object pointed at the images of 
 zip instead, as ``file:///`` URLs under a folder the user names.
 
 The images live as long as their export: the pruning of expired exports
-(`tts_exports_delete_expired`) deletes each image no other export still uses.
+(packs/tts/services.py) deletes each image no other export still uses.
+
+The exporter hands an export's images over as it writes the zip, through `ExportHost` (a
+catalog.exports.ImageHost): this module stores files and says where they are; starting,
+running and expiring exports is packs/tts/jobs.py's and packs/tts/services.py's.
 """
 
 from __future__ import annotations
@@ -36,17 +40,16 @@ from typing import Any, Final, Literal
 from urllib.parse import quote, urlsplit
 
 from django.conf import settings
-from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils import timezone
 from PIL import Image
 
+from catalog.exports import LinkedImage
 from packs import selectors
 from packs.models import TtsExport, TtsSheet
-from packs.tts import TtsBuild, UrlMaker, rewrite_urls
+from packs.tts.exporter import UrlMaker, rewrite_urls
 
 SHEETS_FOLDER: Final = "tts/sheets"
 TOKEN_BYTES: Final = 32  # 43 URL-safe characters
@@ -104,10 +107,14 @@ def sheet_path(export: TtsExport, sheet: TtsSheet) -> str:
     return reverse("packs:tts_sheet", args=[export.token, sheet.sha256])
 
 
+def sheet_url(export: TtsExport, sheet: TtsSheet) -> str:
+    """A hosted image's absolute URL, on the site's address the export was made for."""
+    return export.base_url.rstrip("/") + sheet_path(export, sheet)
+
+
 def hosted_urls(export: TtsExport, sheets: list[TtsSheet]) -> UrlMaker:
     """Zip file name -> the absolute URL of that image on this site."""
-    base = export.base_url.rstrip("/")
-    urls = {sheet.filename: base + sheet_path(export, sheet) for sheet in sheets}
+    urls = {sheet.filename: sheet_url(export, sheet) for sheet in sheets}
 
     def url(filename: str) -> str:
         return urls[filename]
@@ -127,38 +134,56 @@ def _write_missing(name: str, data: bytes) -> None:
             default_storage.delete(saved)
 
 
-def host_images(*, export: TtsExport, built: TtsBuild) -> list[TtsSheet]:
-    """Store every image of `built` under its content's hash and record it for `export`.
+def _sheet_record(export: TtsExport, image: LinkedImage) -> TtsSheet:
+    sha = hashlib.sha256(image.content).hexdigest()
+    width, height = _image_size(image.content)
+    sheet, _ = TtsSheet.objects.update_or_create(
+        export=export,
+        filename=image.filename,
+        defaults={
+            "sha256": sha,
+            "name": f"{SHEETS_FOLDER}/{sha}.jpg",
+            "columns": image.columns,
+            "rows": image.rows,
+            "width": width,
+            "height": height,
+        },
+    )
+    return sheet
 
-    The rows are written before the files: the pruning deletes a file only when no row
+
+class ExportHost:
+    """The images of `export`, stored as the exporter hands them over (an ImageHost): each
+    under its content's hash and recorded for the export, its address on this site written
+    into the zip (the file name, for an export without a base URL: its images are stored
+    all the same). The saved object with file names is kept in `named` for the caller to
+    save.
+
+    An image's row is written before its file: the pruning deletes a file only when no row
     names it, so an image another export is about to share is not deleted under it."""
-    sheets: list[TtsSheet] = []
-    for info in built.image_infos():
-        data = built.images[info.filename]
-        sha = hashlib.sha256(data).hexdigest()
-        width, height = _image_size(data)
-        sheet, _ = TtsSheet.objects.update_or_create(
-            export=export,
-            filename=info.filename,
-            defaults={
-                "sha256": sha,
-                "name": f"{SHEETS_FOLDER}/{sha}.jpg",
-                "columns": info.columns,
-                "rows": info.rows,
-                "width": width,
-                "height": height,
-            },
-        )
-        sheets.append(sheet)
-    for sheet in sheets:
-        _write_missing(sheet.name, built.images[sheet.filename])
-    return sheets
 
+    def __init__(self, export: TtsExport) -> None:
+        self.export = export
+        self.images: dict[str, bytes] = {}
+        self.named: tuple[str, bytes] | None = None
 
-def ensure_images(*, export: TtsExport, built: TtsBuild) -> None:
-    """Write again any image of a just-finished export that a pruning deleted meanwhile."""
-    for sheet in TtsSheet.objects.filter(export=export):
-        _write_missing(sheet.name, built.images[sheet.filename])
+    def address(self, image: LinkedImage) -> str:
+        sheet = _sheet_record(self.export, image)
+        _write_missing(sheet.name, image.content)
+        self.images[image.filename] = image.content
+        return sheet_url(self.export, sheet) if self.export.base_url else image.filename
+
+    def note(self) -> str | None:
+        return hosted_readme_step(self.export) if self.export.base_url else None
+
+    def keep_named(self, filename: str, content: bytes) -> None:
+        self.named = (filename, content)
+
+    def ensure_images(self) -> None:
+        """Write again any image of the just-finished export that a pruning deleted
+        meanwhile."""
+        for sheet in TtsSheet.objects.filter(export=self.export):
+            _write_missing(sheet.name, self.images[sheet.filename])
 
 
 def hosted_readme_step(export: TtsExport) -> str:
@@ -230,35 +255,6 @@ def saved_object_bytes(export: TtsExport, *, folder: str | None = None) -> bytes
         url = hosted_urls(export, list(export.sheets.all()))
     rewritten = rewrite_urls(saved, url)
     return (json.dumps(rewritten, indent=2, ensure_ascii=False) + "\n").encode()
-
-
-def tts_export_link_revoke(*, export: TtsExport, actor: User) -> TtsExport:
-    """Revoke a private export's link: its images answer 404 at every address given so far,
-    so a saved object downloaded before no longer loads them. `actor` must own the export
-    (PermissionError otherwise); a public export has no link (ValueError)."""
-    _check_owner(export, actor)
-    if export.public:
-        raise ValueError("a public pack's images have no link to revoke")
-    TtsExport.objects.filter(pk=export.pk).update(token="", token_revoked_at=timezone.now())
-    export.refresh_from_db()
-    return export
-
-
-def tts_export_link_renew(*, export: TtsExport, actor: User) -> TtsExport:
-    """Give a private export a new link (revoking the old one): the saved object downloaded
-    from now on points at it. Same checks as `tts_export_link_revoke`."""
-    _check_owner(export, actor)
-    if export.public:
-        raise ValueError("a public pack's images have no link to renew")
-    revoked_at = timezone.now() if export.token else export.token_revoked_at
-    TtsExport.objects.filter(pk=export.pk).update(token=new_token(), token_revoked_at=revoked_at)
-    export.refresh_from_db()
-    return export
-
-
-def _check_owner(export: TtsExport, actor: User) -> None:
-    if export.owner_id != actor.pk:
-        raise PermissionError("only the export's owner may change its link")
 
 
 def export_hosting_fields(*, document: Mapping[str, Any], base_url: str) -> dict[str, Any]:

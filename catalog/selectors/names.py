@@ -1,9 +1,11 @@
 """Reads by name, the way deck tools and players type names: completion of a prefix, one card
-by its exact or approximate name, and many cards by id or name in one request.
+by its exact or approximate name, many cards by id or name in one request, and a pack's
+"Name@set-code" lines.
 
 Every read covers the sets listed for the viewer (official, public, their own); naming a set
 by its code reaches that set even when it is unlisted, as `card_get` does. Typed names are
-matched by their key (catalog.names.name_key), which forgives case, accents and punctuation.
+matched by their key (catalog.names.name_key), which forgives case, accents and punctuation;
+"Name@set-code" lines by their name without regard to case.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from rapidfuzz import fuzz, process
 from catalog.models import Card, CardSet, Visibility
 from catalog.names import name_key
 from catalog.search.fulltext import text_match
-from catalog.selectors import Viewer, listed_sets, visible_sets
+from catalog.selectors.visibility import Viewer, listed_sets, visible_sets
 
 COMPLETIONS = 20
 # Reads of the key index one completion may make (each of three times COMPLETIONS rows).
@@ -251,3 +253,37 @@ def cards_collection(
         else:
             found.append(match)
     return found, not_found
+
+
+def cards_by_reference(*, references: list[str], viewer: Viewer) -> tuple[list[int], list[str]]:
+    """Card ids for "Name@set-code" lines, and an error for each line that names no card.
+
+    One query however many lines: the visible cards of every set the lines name, matched here
+    by set code and by name without regard to case."""
+    errors: list[tuple[int, str]] = []
+    wanted: list[tuple[int, str, str]] = []
+    for number, line in enumerate(references, start=1):
+        name, _, code = line.strip().rpartition("@")
+        name, code = name.strip(), code.strip()
+        if not name or not code:
+            errors.append((number, "write Name@set-code, e.g. Net Troll@munchkin-core"))
+            continue
+        wanted.append((number, name, code))
+    found: dict[tuple[str, str], int] = {}
+    codes = {code for _, _, code in wanted}
+    if codes:
+        rows = (
+            Card.objects.filter(card_set__in=visible_sets(viewer=viewer), card_set__code__in=codes)
+            .order_by("pk")
+            .values_list("pk", "name", "card_set__code")
+        )
+        for pk, name, code in rows:
+            found.setdefault((code, name.casefold()), pk)
+    ids: list[int] = []
+    for number, name, code in wanted:
+        card_id = found.get((code, name.casefold()))
+        if card_id is None:
+            errors.append((number, f"no card {name!r} in a set {code!r}"))
+        else:
+            ids.append(card_id)
+    return ids, [f"line {number}: {message}" for number, message in sorted(errors)]

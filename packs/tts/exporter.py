@@ -27,7 +27,7 @@ from typing import Any, Final, Literal
 from django.utils.text import slugify
 from PIL import Image
 
-from catalog.exports import register
+from catalog.exports import ImageHost, LinkedImage, Rendered, register
 from prints.faces import (
     HEIGHT,
     RENDERER_VERSION,
@@ -206,9 +206,11 @@ class TabletopSimulatorExporter:
     ``FaceURL`` and ``BackURL`` are the image file names in the zip (``door-sheet-1.jpg``): TTS
     needs URLs, so the user uploads the images and replaces the names with their URLs (the
     README says how), or passes ``base_url`` to write ``base_url + file name`` instead (a ``/``
-    is added to a base that does not end with one). The site's exports go through ``build``
-    and name each image by its address on the site (packs/tts_hosting.py). The output is a
-    function of the pack, the base URL and RENDERER_VERSION only: no clock, fixed zip
+    is added to a base that does not end with one). The site's exports pass a ``host``
+    instead, which stores each image and names it by its address on the site
+    (packs/tts/hosting.py), and keeps the saved object with file names. The output is a
+    function of the pack, the base URL (or the host's addresses) and RENDERER_VERSION only:
+    no clock, fixed zip
     timestamps, object GUIDs counted from a hash of the pack's name, so the same pack gives
     the same bytes.
     """
@@ -224,39 +226,59 @@ class TabletopSimulatorExporter:
         base_url: str | None = None,
         faces: FaceSource | None = None,
         progress: Progress | None = None,
-    ) -> tuple[str, str, bytes]:
+        host: ImageHost | None = None,
+    ) -> Rendered:
         """`document`: a pack document as stored (checked here) or already parsed.
         `faces`: where faces drawn earlier come from (the site's faces cache, through the
-        caller); every other face is drawn here. `progress`: told after each face."""
-        built = self.build(document=document, faces=faces, progress=progress)
-        url = _url_maker(base_url)
-        note = _base_url_step(url("")) if base_url else None
-        return built.zip_name, self.content_type, built.zip(url=url, hosted_step=note)
-
-    def build(
-        self,
-        *,
-        document: Mapping[str, Any] | PackDocument,
-        faces: FaceSource | None = None,
-        progress: Progress | None = None,
-    ) -> TtsBuild:
-        """Draw the sheets and backs of a pack (the slow part) and lay out its decks; the
-        result writes the saved object and the zip for any way of naming the images."""
-        pack = document if isinstance(document, PackDocument) else parse_pack(dict(document))
-        decks = [deck for deck in _decks(pack) if deck.entries]
-        files: dict[str, bytes] = {}
-        warnings = _draw_images(decks, files, faces, progress)
-        return TtsBuild(pack=pack, decks=decks, images=files, warnings=warnings)
+        caller); every other face is drawn here. `progress`: told after each face. `host`:
+        where the caller keeps the images (catalog.exports.ImageHost), instead of a
+        `base_url`."""
+        if base_url and host is not None:
+            raise ValueError("a base URL or a host for the images, not both")
+        built = _draw(document=document, faces=faces, progress=progress)
+        if base_url:
+            host = _BaseUrl(base_url)
+        if host is None:
+            return built.zip_name, self.content_type, built.zip(url=str)
+        url = built.hosted(host)
+        content = built.zip(url=url, hosted_step=host.note())
+        host.keep_named(built.json_name, built.saved_object_bytes(url=str))
+        return built.zip_name, self.content_type, content
 
 
-@dataclass(frozen=True)
-class ImageInfo:
-    """One image of an export: its file name in the zip and its grid of cards (1 x 1 for a
-    back, which is a single card)."""
+def _draw(
+    *,
+    document: Mapping[str, Any] | PackDocument,
+    faces: FaceSource | None,
+    progress: Progress | None,
+) -> TtsBuild:
+    """Draw the sheets and backs of a pack (the slow part) and lay out its decks; the result
+    writes the saved object and the zip for any way of naming the images."""
+    pack = document if isinstance(document, PackDocument) else parse_pack(dict(document))
+    decks = [deck for deck in _decks(pack) if deck.entries]
+    files: dict[str, bytes] = {}
+    warnings = _draw_images(decks, files, faces, progress)
+    return TtsBuild(pack=pack, decks=decks, images=files, warnings=warnings)
 
-    filename: str
-    columns: int
-    rows: int
+
+class _BaseUrl:
+    """The images' addresses as `base_url` + file name, where the user will upload them
+    (an ImageHost that keeps nothing)."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base = base_url if base_url.endswith("/") else base_url + "/"
+
+    def address(self, image: LinkedImage) -> str:
+        return self.base + image.filename
+
+    def note(self) -> str:
+        return (
+            f"The JSON points each FaceURL and BackURL at {self.base}<file name>: upload the "
+            "JPEG files there, where everyone joining your game can download them."
+        )
+
+    def keep_named(self, filename: str, content: bytes) -> None:
+        """Nothing to keep: the zip is the whole export."""
 
 
 @dataclass
@@ -281,13 +303,21 @@ class TtsBuild:
     def json_name(self) -> str:
         return f"{self.slug}.json"
 
-    def image_infos(self) -> list[ImageInfo]:
+    def linked_images(self) -> list[LinkedImage]:
         """Every image with its grid, in the zip's order."""
-        infos: list[ImageInfo] = []
+        linked: list[LinkedImage] = []
         for deck in self.decks:
-            infos.append(ImageInfo(deck.back_filename, 1, 1))
-            infos += [ImageInfo(s.filename, s.columns, s.rows) for s in deck.sheets]
-        return infos
+            linked.append(LinkedImage(deck.back_filename, self.images[deck.back_filename], 1, 1))
+            linked += [
+                LinkedImage(s.filename, self.images[s.filename], s.columns, s.rows)
+                for s in deck.sheets
+            ]
+        return linked
+
+    def hosted(self, host: ImageHost) -> UrlMaker:
+        """Each image handed to `host`, in the zip's order: file name -> its address."""
+        addresses = {image.filename: host.address(image) for image in self.linked_images()}
+        return addresses.__getitem__
 
     def saved_object(self, *, url: UrlMaker) -> dict[str, Any]:
         """The saved object, each FaceURL and BackURL `url(file name)`."""
@@ -323,13 +353,6 @@ def rewrite_urls(saved: Any, url: UrlMaker) -> Any:
     if isinstance(saved, list):
         return [rewrite_urls(item, url) for item in saved]
     return saved
-
-
-def _base_url_step(base: str) -> str:
-    return (
-        f"The JSON points each FaceURL and BackURL at {base}<file name>: upload the "
-        "JPEG files there, where everyone joining your game can download them."
-    )
 
 
 def _draw_images(
@@ -387,13 +410,6 @@ def _decks(pack: PackDocument) -> list[_Deck]:
             number += 1
         decks.append(deck)
     return decks
-
-
-def _url_maker(base_url: str | None) -> UrlMaker:
-    if not base_url:
-        return lambda filename: filename
-    base = base_url if base_url.endswith("/") else base_url + "/"
-    return lambda filename: base + filename
 
 
 def _transform(deck: DeckName) -> dict[str, float]:

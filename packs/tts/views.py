@@ -3,7 +3,11 @@ saved object alone, revoke or renew its link; and the hosted images themselves.
 
 Exports belong to whoever started them, of a pack they may see (their own): anything else is
 a 404, as if it did not exist. The images are the exception: Tabletop Simulator fetches them
-without a session, so their address alone decides (packs/tts_hosting.py).
+without a session, so their address alone decides (packs/tts/hosting.py).
+
+The pages parse the request and answer; the work is packs/tts/jobs.py's (start),
+packs/tts/services.py's (expiry, the link) and packs/tts/hosting.py's (files and addresses).
+`hosting_context` and the two download answers are shared with the pack page and the API.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.limits import TooManyRequests, client_address
-from packs import selectors, tts_exports, tts_hosting
+from packs import selectors
 from packs.models import Pack, TtsExport, TtsSheet
+from packs.tts import hosting, jobs, services
 from prints import background
 from prints.models import JobStatus
 
@@ -54,10 +59,10 @@ def tts_export_start(request: HttpRequest, pack_id: int) -> HttpResponse:
     if not user.is_authenticated:  # pragma: no cover - login_required sent them to log in
         raise Http404(f"No pack {pack_id}")
     try:
-        export = tts_exports.tts_export_start(
+        export = jobs.tts_export_start(
             pack=pack,
             actor=user,
-            base_url=tts_hosting.site_base_url(request),
+            base_url=hosting.site_base_url(request),
             address=client_address(request),
         )
     except TooManyRequests as exc:
@@ -79,7 +84,7 @@ def tts_export_detail(request: HttpRequest, pack_id: int, export_id: int) -> Htt
     the download, or what went wrong."""
     pack = _pack(request, pack_id)
     export = _export(request, pack, export_id)
-    if export.status in background.ACTIVE and tts_exports.tts_exports_expire_stalled():
+    if export.status in background.ACTIVE and services.tts_exports_expire_stalled():
         export.refresh_from_db()
     finished = export.status in background.FINISHED
     response = _detail_page(request, pack, export)
@@ -94,12 +99,12 @@ def hosting_context(
     export's page and the pack page)."""
     return {
         "export": export,
-        "access": tts_hosting.access(export),
-        "local": bool(export.base_url) and tts_hosting.is_loopback(export.base_url),
-        "expires_at": tts_exports.tts_export_expires_at(export),
+        "access": hosting.access(export),
+        "local": bool(export.base_url) and hosting.is_loopback(export.base_url),
+        "expires_at": services.tts_export_expires_at(export),
         "folder": folder,
         "folder_error": folder_error,
-        "folder_max": tts_hosting.FOLDER_MAX_CHARS,
+        "folder_max": hosting.FOLDER_MAX_CHARS,
         "folder_example": f"C:\\Users\\you\\Downloads\\{slugify(export.pack.name) or 'pack'}-tts",
     }
 
@@ -114,8 +119,8 @@ def _detail_page(
             "pack": pack,
             "export": export,
             "refresh": export.status not in background.FINISHED,
-            "expires_at": tts_exports.tts_export_expires_at(export),
-            "expired": tts_exports.tts_export_expired(export),
+            "expires_at": services.tts_export_expires_at(export),
+            "expired": services.tts_export_expired(export),
             "pack_url": reverse("packs:pack_detail", args=[pack.pk]) + f"#{SECTION}",
             "hosting": hosting_context(export, **hosting),
         },
@@ -135,8 +140,8 @@ def tts_export_saved_object(request: HttpRequest, pack_id: int, export_id: int) 
     folder = request.GET.get("folder")
     try:
         return tts_export_saved_object_response(pack, export, folder)
-    except tts_hosting.FolderError as exc:
-        bounded = (folder or "")[: tts_hosting.FOLDER_MAX_CHARS]
+    except hosting.FolderError as exc:
+        bounded = (folder or "")[: hosting.FOLDER_MAX_CHARS]
         return _detail_page(
             request, pack, export, status=400, folder=bounded, folder_error=str(exc)
         )
@@ -149,12 +154,12 @@ def tts_export_saved_object_response(
     the zip is (not finished, expired), and for hosted addresses that would not answer
     (revoked link, images not hosted). FolderError for a folder that cannot be used."""
     _check_served(export)
-    if folder is None and tts_hosting.access(export) not in ("public", "token"):
+    if folder is None and hosting.access(export) not in ("public", "token"):
         raise Http404("This export's images are not served")
     if not export.saved_object:
         raise Http404("This export has no saved object of its own")
     try:
-        content = tts_hosting.saved_object_bytes(export, folder=folder)
+        content = hosting.saved_object_bytes(export, folder=folder)
     except OSError as exc:
         raise Http404("The export's saved object is gone") from exc
     response = HttpResponse(content, content_type="application/json")
@@ -177,13 +182,13 @@ def tts_export_link(request: HttpRequest, pack_id: int, export_id: int) -> HttpR
         raise Http404(f"No pack {pack_id}")
     try:
         if action == "revoke":
-            tts_hosting.tts_export_link_revoke(export=export, actor=user)
+            services.tts_export_link_revoke(export=export, actor=user)
             messages.success(
                 request,
                 "Link revoked: saved objects downloaded before no longer load their images.",
             )
         elif action == "renew":
-            tts_hosting.tts_export_link_renew(export=export, actor=user)
+            services.tts_export_link_renew(export=export, actor=user)
             messages.success(request, "New link made: download the saved object again.")
         else:
             raise ValueError(f"the action is 'revoke' or 'renew', not {action[:40]!r}")
@@ -226,7 +231,7 @@ def _check_served(export: TtsExport) -> None:
     """404 unless the export is done and not expired."""
     if export.status != JobStatus.DONE or not export.archive:
         raise Http404("The export has not finished")
-    if tts_exports.tts_export_expired(export):
+    if services.tts_export_expired(export):
         raise Http404("The export has expired")
 
 

@@ -7,11 +7,13 @@ cards): too long for a request. The pack page and the API start a TtsExport inst
 drawn into the "faces" cache (prints/drawing.py), draws only the others, writes its progress
 as it goes, and saves the zip through the default storage.
 
+The zip comes from the exporter registered as EXPORTER ("pack-tts"), through the same
+`render` the command calls; the job passes it a `hosting.ExportHost`, which stores the images
+as the exporter hands them over and keeps the saved object with file names.
+
 A user has at most TTS_EXPORTS_PER_USER exports waiting or running (more is TooManyRequests, a
-429 saying when to retry, and nothing is recorded). A finished export and its zip are kept
-TTS_EXPORT_KEEP_HOURS, then deleted: whoever finishes an export deletes the expired ones
-(`tts_exports_delete_expired`), and `manage.py prune_tts_exports` does the same from a
-schedule, for a site where no export runs for a while.
+429 saying when to retry, and nothing is recorded). Whoever finishes an export deletes the
+expired ones (packs/tts/services.py).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from typing import Final
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -29,33 +31,25 @@ from django.tasks import task
 from django.utils import timezone
 
 from accounts.limits import job_address, lock_address, refuse_busy_jobs
-from packs import tts_hosting
+from catalog.exports import exporter_get
 from packs.models import Pack, TtsExport
 from packs.selectors import pack_drawn_faces
-from packs.tts import TabletopSimulatorExporter, UrlMaker
-from prints.background import (
-    ACTIVE,
-    FINISHED,
-    describe_error,
-    job_expires_at,
-    jobs_delete_expired,
-    jobs_expire_stalled,
-)
+from packs.tts.hosting import ExportHost, export_hosting_fields
+from packs.tts.services import tts_exports_delete_expired, tts_exports_expire_stalled
+from prints.background import ACTIVE, FINISHED, describe_error
 from prints.models import JobStatus
 from validator.engine import PackError, parse_pack
 
 logger = logging.getLogger(__name__)
 
-# An export waiting or running longer than STALE_AFTER (an hour; the largest pack takes a
-# minute) was lost: it stops counting against its user's limit and expires like a finished one.
-STALE_ERROR = (
-    "The export was lost before it finished (the server restarted, or no worker ran it within "
-    "an hour). Start it again."
-)
+# The registered exporter the job renders with: another class registered under this
+# identifier makes the site's exports without a change here.
+EXPORTER: Final = "pack-tts"
 # Progress is written at most this often (the job page reloads every 2 s; each write is a
 # commit, which costs SQLite an fsync), and always at the last face.
 PROGRESS_SECONDS = 0.5
-_clock = time.monotonic
+# Module-level so that a test can stop it.
+clock = time.monotonic
 
 
 class TtsExportFailed(Exception):
@@ -90,8 +84,8 @@ def tts_export_start(
     """Record a Tabletop Simulator export of `pack` for `actor` and enqueue it; its page
     shows the progress and then the download. The caller has checked that the actor may see
     the pack. `base_url`: where the saved object's image URLs start (the site's address as
-    `tts_hosting.site_base_url` gives it); None is settings.SITE_URL, and with neither the
-    images are stored but the saved object names them by file (packs/tts_hosting.py).
+    `hosting.site_base_url` gives it); None is settings.SITE_URL, and with neither the
+    images are stored but the saved object names them by file (packs/tts/hosting.py).
 
     Raises TooManyRequests, and records nothing, when the actor already has
     TTS_EXPORTS_PER_USER exports waiting or running, or `address` (the client address of the
@@ -113,7 +107,7 @@ def tts_export_start(
             owner=actor,
             requested_from=address,
             total=pack_faces(pack.document),
-            **tts_hosting.export_hosting_fields(
+            **export_hosting_fields(
                 document=pack.document,
                 base_url=settings.SITE_URL if base_url is None else base_url,
             ),
@@ -132,12 +126,13 @@ def tts_export_start(
     return export
 
 
-def _progress_writer(export_id: int) -> Callable[[int, int], None]:
-    written_at = _clock()
+def progress_writer(export_id: int) -> Callable[[int, int], None]:
+    """Write an export's progress: at most every PROGRESS_SECONDS, and at the last face."""
+    written_at = clock()
 
     def progress(done: int, total: int) -> None:
         nonlocal written_at
-        now = _clock()
+        now = clock()
         if done < total and now - written_at < PROGRESS_SECONDS:
             return
         TtsExport.objects.filter(pk=export_id, status=JobStatus.RUNNING).update(
@@ -150,11 +145,12 @@ def _progress_writer(export_id: int) -> Callable[[int, int], None]:
 
 def tts_export_run(*, export_id: int) -> None:
     """Make an export's zip: the row goes running, its progress is written as faces are laid
-    out, then the images are stored under their hashes (tts_hosting.host_images), the zip
-    (its saved object pointed at them when the export has a base URL) and the saved object
-    with file names saved whole, and the row done; any error leaves it failed with the
-    error's text and no zip. An export already running or finished is left alone (a task
-    delivered twice renders once). Then the expired exports are deleted."""
+    out, the images are stored under their hashes as the exporter hands them over
+    (hosting.ExportHost), then the zip (its saved object pointed at them when the export has
+    a base URL) and the saved object with file names are saved whole, and the row done; any
+    error leaves it failed with the error's text and no zip. An export already running or
+    finished is left alone (a task delivered twice renders once). Then the expired exports
+    are deleted."""
     export = TtsExport.objects.select_related("pack").filter(pk=export_id).first()
     if export is None or export.status in FINISHED:
         return
@@ -166,38 +162,7 @@ def tts_export_run(*, export_id: int) -> None:
     if not claimed:
         return
     try:
-        pack = export.pack
-        try:
-            document = parse_pack(pack.document, source=f"pack {pack.pk}")
-        except PackError as exc:
-            raise ValueError("the pack does not load: " + "; ".join(exc.lines())) from exc
-        faces = pack_drawn_faces(document=pack.document)
-        TtsExport.objects.filter(pk=export_id).update(drawn_ahead=len(faces))
-        built = TabletopSimulatorExporter().build(
-            document=document, faces=faces, progress=_progress_writer(export_id)
-        )
-        sheets = tts_hosting.host_images(export=export, built=built)
-        by_name: UrlMaker = str
-        url, step = by_name, None
-        if export.base_url:
-            url, step = (
-                tts_hosting.hosted_urls(export, sheets),
-                tts_hosting.hosted_readme_step(export),
-            )
-        content = built.zip(url=url, hosted_step=step)
-        export.archive.save(f"{export_id}-{built.zip_name}", ContentFile(content), save=False)
-        export.saved_object.save(
-            f"{export_id}-{built.json_name}",
-            ContentFile(built.saved_object_bytes(url=by_name)),
-            save=False,
-        )
-        tts_hosting.ensure_images(export=export, built=built)
-        TtsExport.objects.filter(pk=export_id).update(
-            archive=export.archive.name,
-            saved_object=export.saved_object.name,
-            status=JobStatus.DONE,
-            finished_at=timezone.now(),
-        )
+        _render(export)
     except Exception as exc:  # the export's page says what went wrong; nothing half-made kept
         logger.exception("Tabletop Simulator export %s failed", export_id)
         _finish_failed(export_id, f"The export failed: {describe_error(exc)}")
@@ -207,40 +172,29 @@ def tts_export_run(*, export_id: int) -> None:
         logger.exception("deleting expired Tabletop Simulator exports failed")
 
 
-def tts_exports_expire_stalled() -> int:
-    """Mark failed the exports queued or running for longer than STALE_AFTER, so that their
-    page stops waiting and they no longer count against their user's limit. Returns how
-    many."""
-    return jobs_expire_stalled(
-        TtsExport.objects.all(), error=STALE_ERROR, running_since="started_at"
+def _render(export: TtsExport) -> None:
+    """Render a claimed export with the registered exporter, save its files, mark it done."""
+    pack = export.pack
+    try:
+        document = parse_pack(pack.document, source=f"pack {pack.pk}")
+    except PackError as exc:
+        raise ValueError("the pack does not load: " + "; ".join(exc.lines())) from exc
+    faces = pack_drawn_faces(document=pack.document)
+    TtsExport.objects.filter(pk=export.pk).update(drawn_ahead=len(faces))
+    host = ExportHost(export)
+    filename, _, content = exporter_get(EXPORTER).render(
+        document=document, faces=faces, progress=progress_writer(export.pk), host=host
     )
-
-
-def tts_export_expires_at(export: TtsExport) -> datetime | None:
-    """When a finished export and its zip are deleted (None while it runs)."""
-    return job_expires_at(export.finished_at, keep_hours=settings.TTS_EXPORT_KEEP_HOURS)
-
-
-def tts_export_expired(export: TtsExport, *, now: datetime | None = None) -> bool:
-    """Whether an export's time is up (its zip is no longer served, even before the worker
-    has deleted it)."""
-    expires_at = tts_export_expires_at(export)
-    return expires_at is not None and expires_at <= (now or timezone.now())
-
-
-def tts_exports_delete_expired(*, now: datetime | None = None) -> int:
-    """Delete the exports finished more than TTS_EXPORT_KEEP_HOURS ago, each zip, saved
-    object and image no other export uses from the media storage first, then the row (lost
-    exports are first marked failed). Returns how many exports were deleted."""
-    tts_exports_expire_stalled()
-    cutoff = (now or timezone.now()) - timedelta(hours=settings.TTS_EXPORT_KEEP_HOURS)
-    for export in TtsExport.objects.filter(status__in=FINISHED, finished_at__lt=cutoff):
-        tts_hosting.export_files_delete(export)
-    return jobs_delete_expired(
-        TtsExport.objects.all(),
-        file_field="archive",
-        keep_hours=settings.TTS_EXPORT_KEEP_HOURS,
-        now=now,
+    export.archive.save(f"{export.pk}-{filename}", ContentFile(content), save=False)
+    if host.named is not None:
+        named, saved = host.named
+        export.saved_object.save(f"{export.pk}-{named}", ContentFile(saved), save=False)
+    host.ensure_images()
+    TtsExport.objects.filter(pk=export.pk).update(
+        archive=export.archive.name,
+        saved_object=export.saved_object.name,
+        status=JobStatus.DONE,
+        finished_at=timezone.now(),
     )
 
 

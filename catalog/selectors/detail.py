@@ -1,0 +1,190 @@
+"""The card page (issue 17): what a player reads first (face, rules, known stats, printings,
+the card's place in its set), then the rules engine's own view, folded away. Reads Card and
+the validator's stored report of the card (validator.selectors.checks_for)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import yaml
+
+from catalog.models import Card
+from catalog.selectors.labels import kind_label
+from catalog.selectors.visibility import Viewer, listed_sets, visible_sets
+from validator.engine import CardBase, dump_card, gold_label, rules_sentences, signed, slot_label
+from validator.models import CardCheck
+from validator.selectors import checks_for
+
+
+@dataclass(frozen=True)
+class CardDetail:
+    card: Card
+    typed: CardBase
+    kind_label: str
+    unencoded: list[str]
+    encoding_reason: str
+    check: CardCheck | None
+
+
+def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail | None:
+    """What the card page shows of a card the viewer may open, or None."""
+    card = (
+        Card.objects.select_related("card_set")
+        .filter(card_set__in=visible_sets(viewer=viewer), card_set__code=set_code, slug=slug)
+        .first()
+    )
+    if card is None:
+        return None
+    typed = card.typed
+    encoding = typed.encoding
+    return CardDetail(
+        card=card,
+        typed=typed,
+        kind_label=kind_label(card.kind),
+        unencoded=list(getattr(encoding, "clauses", [])),
+        encoding_reason=getattr(encoding, "reason", ""),
+        check=checks_for(document_hashes=[card.document_hash]).get(card.document_hash),
+    )
+
+
+def card_printings(*, card: Card, viewer: Viewer) -> list[Card]:
+    """Cards of the same name in the other sets listed for the viewer."""
+    return list(
+        Card.objects.select_related("card_set")
+        .filter(name__iexact=card.name, card_set__in=listed_sets(viewer=viewer))
+        .exclude(pk=card.pk)
+        .order_by("card_set__code")
+    )
+
+
+@dataclass(frozen=True)
+class CardFact:
+    """One line of the card page's stats. `provisional`: not known yet, shown as "?"."""
+
+    label: str
+    value: str
+    provisional: bool = False
+    tags: tuple[tuple[str, str], ...] = ()  # (tag, label): each links to its search
+
+
+@dataclass(frozen=True)
+class SetPosition:
+    """A card's number in its set's order (the order its cards were added, as in the set
+    file) and its neighbours there."""
+
+    number: int
+    total: int
+    previous: Card | None
+    following: Card | None
+
+
+@dataclass(frozen=True)
+class CardPage:
+    """Everything the card page shows, player information first."""
+
+    detail: CardDetail
+    facts: list[CardFact]
+    rules: list[str]
+    bad_stuff: list[str]
+    description: str
+    position: SetPosition
+    printings: list[Card]
+    encoding_yaml: str
+
+    @property
+    def provisional(self) -> bool:
+        return any(fact.provisional for fact in self.facts)
+
+
+def _who(phrase: str) -> str:
+    # "a female character" -> "Female character": a stat value, not a sentence.
+    for article in ("a ", "an "):
+        if phrase.startswith(article):
+            phrase = phrase[len(article) :]
+            break
+    return phrase[:1].upper() + phrase[1:]
+
+
+def _card_facts(card: Card, typed: CardBase) -> list[CardFact]:
+    """The stats a player looks for, each only when the card has it. A stat the card's kind
+    must have (its STAT_FIELDS) that is not known yet is "?" (the card is provisional); an
+    optional one that is absent or zero is left out, as the printed card leaves it out."""
+    facts: list[CardFact] = []
+    required = set(typed.STAT_FIELDS)
+
+    def add(label: str, field: str, show: Callable[[int], str], *, zero: bool = True) -> None:
+        value = getattr(typed, field, None)
+        if value is None:
+            if field in required:
+                facts.append(CardFact(label, "?", provisional=True))
+        elif value or zero:
+            facts.append(CardFact(label, show(value)))
+
+    if card.kind == "monster":
+        add("Level", "level", str)
+        add("Treasures", "treasures", str)
+        add("Levels gained", "levels_gained", str)
+    elif card.kind == "monster_enhancer":
+        add("Bonus", "strength", signed, zero=False)
+        add("Treasures", "treasures", signed, zero=False)
+    else:
+        add("Bonus", "bonus", signed, zero=False)
+    slot = getattr(typed, "slot", None)
+    if "slot" in required and slot is None:
+        facts.append(CardFact("Slot", "?", provisional=True))
+    elif slot and slot != "other":
+        facts.append(CardFact("Slot", slot_label(slot)))
+    if getattr(typed, "big", False):
+        facts.append(CardFact("Big", "Yes"))
+    add("Gold", "gold", gold_label)
+    if (usable := getattr(typed, "usable_by", None)) is not None:
+        facts.append(CardFact("Usable by", _who(usable.phrase())))
+    if (unusable := getattr(typed, "not_usable_by", None)) is not None:
+        facts.append(CardFact("Not usable by", _who(unusable.phrase())))
+    add("Rank", "rank", str)
+    if typed.tags:
+        labels = tuple((tag, tag.replace("-", " ").capitalize()) for tag in typed.tags)
+        facts.append(CardFact("Tags", ", ".join(label for _, label in labels), tags=labels))
+    if typed.copies is not None:
+        facts.append(CardFact("Copies", str(typed.copies)))
+    return facts
+
+
+def _set_position(card: Card) -> SetPosition:
+    siblings = Card.objects.filter(card_set_id=card.card_set_id)
+    before = siblings.filter(pk__lt=card.pk)
+    return SetPosition(
+        number=before.count() + 1,
+        total=siblings.count(),
+        previous=before.order_by("-pk").first(),
+        following=siblings.filter(pk__gt=card.pk).order_by("pk").first(),
+    )
+
+
+def card_page(*, set_code: str, slug: str, viewer: Viewer) -> CardPage | None:
+    """What the card page shows of a card the viewer may open, or None.
+
+    The rules text is rendered from the encoding without a headline repeating the stats
+    (those are `facts`); a text-only card has no rules text but its description (notes)."""
+    detail = card_detail(set_code=set_code, slug=slug, viewer=viewer)
+    if detail is None:
+        return None
+    card, typed = detail.card, detail.typed
+    text = rules_sentences(typed)
+    # A card whose rules are not encoded shows its notes as a description, said to be ours,
+    # rather than as rules text (`rules_sentences` never does so for a fully encoded card).
+    description = (typed.notes or "") if text.from_notes else ""
+    rules = [] if text.from_notes else text.lines
+    return CardPage(
+        detail=detail,
+        facts=_card_facts(card, typed),
+        rules=rules,
+        bad_stuff=text.bad_stuff,
+        description=description,
+        position=_set_position(card),
+        printings=card_printings(card=card, viewer=viewer),
+        encoding_yaml=yaml.safe_dump(
+            dump_card(typed), sort_keys=False, allow_unicode=True, width=80
+        ),
+    )

@@ -1,0 +1,204 @@
+"""Runs of whole games played by the bots (validator/engine/bots.py), seeded, in one process or
+several, with the invariants checked after every move; `Stats` is what a run measured."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from validator.engine import turn
+from validator.engine.bots import check, forget_reckoning, play_turn
+from validator.engine.cards import CardBase
+from validator.engine.invariants import InvariantViolation, check_invariants
+from validator.engine.setup import MAX_TURNS, build_game
+from validator.engine.state import Game, Options
+
+
+@dataclass
+class Stats:
+    """What a run of games measured. `turns` holds each game's length in turns (every player's
+    turn counts one); `levels_per_turn` counts turns by the levels their player gained in them
+    (negative when a turn cost levels), the histogram behind a pack's pace."""
+
+    games: int = 0
+    players: int = 0
+    turns: list[int] = field(default_factory=list)
+    wins_by_seat: Counter[int] = field(default_factory=Counter)
+    fought: Counter[str] = field(default_factory=Counter)
+    beaten: Counter[str] = field(default_factory=Counter)
+    levels_per_turn: Counter[int] = field(default_factory=Counter)
+    unfinished: int = 0
+    invariant_violations: int = 0
+    violations: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def merge(self, other: Stats) -> None:
+        """Add the games of `other`, played after this run's (their lists follow these)."""
+        self.games += other.games
+        self.turns += other.turns
+        self.wins_by_seat.update(other.wins_by_seat)
+        self.fought.update(other.fought)
+        self.beaten.update(other.beaten)
+        self.levels_per_turn.update(other.levels_per_turn)
+        self.unfinished += other.unfinished
+        self.invariant_violations += other.invariant_violations
+        self.violations += other.violations
+
+    def as_json(self) -> dict[str, Any]:
+        """The report: JSON types only, keys in a fixed order (histogram keys are strings of
+        whole numbers, in numeric order)."""
+        lengths = Counter(self.turns)
+        turns_played = sum(self.levels_per_turn.values())
+        levels_gained = sum(k * n for k, n in self.levels_per_turn.items())
+        return {
+            "games": self.games,
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+            "invariant_violations": self.invariant_violations,
+            "mean_turns": round(sum(self.turns) / len(self.turns), 2) if self.turns else 0,
+            "wins_by_seat": {str(k): self.wins_by_seat[k] for k in sorted(self.wins_by_seat)},
+            "unfinished_games": self.unfinished,
+            "monsters": {
+                name: {"fought": self.fought[name], "beaten": self.beaten[name]}
+                for name in sorted(self.fought)
+            },
+            "violations": self.violations[:20],
+            "players": self.players,
+            "game_lengths": {str(k): lengths[k] for k in sorted(lengths)},
+            "levels_per_turn": {
+                str(k): self.levels_per_turn[k] for k in sorted(self.levels_per_turn)
+            },
+            "mean_levels_per_turn": round(levels_gained / turns_played, 3) if turns_played else 0,
+        }
+
+
+def play_game(game: Game, stats: Stats, max_turns: int = MAX_TURNS) -> None:
+    """Play one game to a winner (or the turn limit), checking invariants after every move."""
+    turn.begin_turn(game)
+    check(game)
+    levels_per_turn = stats.levels_per_turn
+    while game.winner is None and game.turn_number <= max_turns:
+        player = game.active_player
+        before = player.level
+        play_turn(game, stats)
+        levels_per_turn[player.level - before] += 1
+    forget_reckoning(game)
+    stats.games += 1
+    stats.turns.append(game.turn_number)
+    if game.winner is None:
+        stats.unfinished += 1
+    else:
+        stats.wins_by_seat[game.players.index(game.winner) + 1] += 1
+
+
+def simulate(
+    cards: Sequence[tuple[str, CardBase]],
+    *,
+    players: int = 4,
+    games: int = 100,
+    seed: int = 1,
+    options: Options | None = None,
+    on_game: Callable[[int], None] | None = None,
+    check_every_move: bool = True,
+    jobs: int = 1,
+) -> Stats:
+    """Play seeded games; the same seed gives the same games and the same statistics.
+
+    With check_every_move (the default) the invariants are checked after every move; without,
+    only at the end of each game (the engine's own speed, as a pack's user would run it).
+    With `jobs` above 1 the games are played in that many processes: each game's seed comes
+    from its number alone and the results are merged in game order, so the statistics are the
+    same whatever `jobs` is (only the seconds differ). `on_game` is called once per game
+    played, in the calling process.
+    """
+    start = time.perf_counter()
+    plan = _GamePlan(tuple(cards), players, seed, options, check_every_move)
+    if jobs <= 1 or games <= 1:
+        stats = plan.play(range(games), on_game)
+    else:
+        stats = _simulate_in_processes(plan, games, jobs, on_game)
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+@dataclass(frozen=True)
+class _GamePlan:
+    """What every game of a run shares; a game is then its number alone."""
+
+    cards: tuple[tuple[str, CardBase], ...]
+    players: int
+    seed: int
+    options: Options | None
+    check_every_move: bool
+
+    def play(self, indexes: Iterable[int], on_game: Callable[[int], None] | None = None) -> Stats:
+        stats = Stats(players=self.players)
+        for index in indexes:
+            game = build_game(
+                self.cards,
+                players=self.players,
+                seed=self.seed * 1_000_003 + index,
+                options=self.options,
+            )
+            game.check_every_move = self.check_every_move
+            try:
+                play_game(game, stats)
+            except InvariantViolation as exc:
+                forget_reckoning(game)
+                stats.games += 1
+                stats.invariant_violations += 1
+                stats.violations.append(f"game {index}: {exc}")
+            if not self.check_every_move:
+                problems = check_invariants(game)
+                if problems:
+                    stats.invariant_violations += 1
+                    stats.violations.append(f"game {index}: {'; '.join(problems)}")
+            if on_game is not None:
+                on_game(index)
+        return stats
+
+
+# The plan of the run a worker process serves, set once by the pool's initializer so that the
+# cards cross to each process once, not with every batch of games.
+_WORKER_PLAN: _GamePlan | None = None
+
+
+def _worker_start(plan: _GamePlan) -> None:
+    global _WORKER_PLAN
+    _WORKER_PLAN = plan
+
+
+def _worker_play(first: int, stop: int) -> Stats:
+    assert _WORKER_PLAN is not None, "a worker plays only after its pool started it"
+    return _WORKER_PLAN.play(range(first, stop))
+
+
+def _simulate_in_processes(
+    plan: _GamePlan, games: int, jobs: int, on_game: Callable[[int], None] | None
+) -> Stats:
+    # Batches small enough that progress moves and the processes finish together, large
+    # enough that handing them out costs little beside a game (a few milliseconds each).
+    size = max(1, min(25, games // (jobs * 4)))
+    batches = [(first, min(games, first + size)) for first in range(0, games, size)]
+    # forkserver, not fork: the caller may be a web process with threads and open sockets.
+    # The server imports the engine once; each worker is forked from it ready to play.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    merged = Stats(players=plan.players)
+    with ProcessPoolExecutor(
+        max_workers=min(jobs, len(batches)),
+        mp_context=context,
+        initializer=_worker_start,
+        initargs=(plan,),
+    ) as pool:
+        futures = [pool.submit(_worker_play, first, stop) for first, stop in batches]
+        for (first, stop), future in zip(batches, futures, strict=True):
+            merged.merge(future.result())  # in game order, whatever order they finished
+            if on_game is not None:
+                for index in range(first, stop):
+                    on_game(index)
+    return merged

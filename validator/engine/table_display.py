@@ -1,0 +1,146 @@
+"""What a seat sees of a table (`table_view`: everything on the table, hand sizes and only its own
+hand) and a move in words (`describe_move`), for the table page and its buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validator.engine.state import CardInstance, item_bonus
+from validator.engine.strength import monsters_strength, side_is_winning, side_strength
+from validator.engine.table import Table, seats_to_move
+from validator.engine.table_moves import Move
+
+
+def _card_json(card: CardInstance) -> dict[str, Any]:
+    return {"id": card.uid, "name": card.name, "set": card.set_code, "kind": card.kind}
+
+
+def table_view(table: Table, seat: int | None) -> dict[str, Any]:
+    """The table as `seat` sees it: everything on the table, hand sizes, and only its own
+    hand (None: a spectator, who sees no hand)."""
+    game = table.game
+    players = []
+    for index, p in enumerate(game.players):
+        players.append(
+            {
+                "seat": index,
+                "name": p.name,
+                "kind": table.seats[index],
+                "level": p.level,
+                "sex": p.sex,
+                "dead": p.dead,
+                "character": [_card_json(c) for c in p.character],
+                "equipped": [_card_json(c) for c in p.equipped],
+                "carried": [_card_json(c) for c in p.carried],
+                "followers": [_card_json(c) for c in p.followers],
+                "curses": [_card_json(c) for c in p.curses],
+                "hand_size": len(p.hand),
+                "gear_bonus": sum(item_bonus(c.card) for c in p.equipped),
+            }
+        )
+    combat = game.combat
+    combat_view: dict[str, Any] | None = None
+    if combat is not None:
+        combat_view = {
+            "fighter": game.players.index(combat.fighter),
+            "helper": game.players.index(combat.helper) if combat.helper is not None else None,
+            "monsters": [
+                {
+                    "card": _card_json(m.card),
+                    "level": m.monster.level,
+                    "enhancers": [_card_json(e) for e in m.enhancers],
+                }
+                for m in combat.monsters
+            ],
+            "one_shots": [_card_json(p.card) for p in combat.one_shots],
+            "side_strength": side_strength(game, combat),
+            "monster_strength": monsters_strength(game, combat),
+        }
+    return {
+        "seat": seat,
+        "turn": game.turn_number,
+        "active": game.active,
+        "phase": game.phase,
+        "over": table.over,
+        "winners": table.winners,
+        "waiting_for": seats_to_move(table),
+        "asked": (
+            {"seat": table.asked[0], "treasures": table.asked[1]}
+            if table.asked is not None
+            else None
+        ),
+        "players": players,
+        "hand": [_card_json(c) for c in game.players[seat].hand] if seat is not None else None,
+        "decks": {
+            "door": len(game.door_deck),
+            "treasure": len(game.treasure_deck),
+            "door_discard": [_card_json(c) for c in game.door_discard[-5:]],
+            "treasure_discard": [_card_json(c) for c in game.treasure_discard[-5:]],
+        },
+        "combat": combat_view,
+        "moves_made": len(table.log),
+        "log": game.log[-30:],
+    }
+
+
+def describe_move(table: Table, seat: int, move: Move) -> str:
+    """The move in words, for a button or the log."""
+    game = table.game
+    player = game.players[seat]
+    cards = {c.uid: c.name for p in game.players for c in [*p.hand, *p.in_play()]}
+
+    def name(uid: int) -> str:
+        return cards.get(uid, f"card #{uid}")
+
+    if "play" in move:
+        text = f"Play {name(move['play'])}"
+        if "with" in move:
+            text += f" with {name(move['with'])}"
+        if "on" in move:
+            text += f" on {move['on']}"
+        return text
+    if "use" in move:
+        paid = move.get("discard") or []
+        text = f"Use {name(move['use'])}: {move.get('ability') or 'ability'}"
+        return text + (f", discarding {', '.join(map(name, paid))}" if paid else "")
+    if "sell" in move:
+        return "Sell " + ", ".join(map(name, move["sell"]))
+    if "give" in move:
+        return f"Give {', '.join(map(name, move['give']))} to {move.get('to')}"
+    if "bribe" in move:
+        return f"Bribe {move.get('on') or 'the monster'} with {name(move['bribe'])}"
+    if "decline" in move:
+        return f"Walk past {move['decline']} (no reward)"
+    if "chase" in move:
+        return f"Chase {move['chase']} away"
+    if "join" in move:
+        return f"Send {name(move['join'])} into the fight (it joins one of its kind)"
+    if "ask_for_help" in move:
+        return (
+            f"Ask {move['ask_for_help']} for help, offering {move.get('treasures', 0)} Treasure(s)"
+        )
+    if "resolve" in move:
+        combat = game.combat
+        if combat is not None and combat.fighter is player and not side_is_winning(game, combat):
+            return "Run away"
+        return "Fight"
+    for verb, words in (
+        ("look_for_trouble", "Look for trouble with"),
+        ("equip", "Equip"),
+        ("sacrifice", "Sacrifice"),
+        ("charity", "Give as charity"),
+        ("unequip", "Unequip"),
+        ("discard_card", "Discard from play:"),
+    ):
+        if verb in move:
+            return f"{words} {name(move[verb])}"
+    for verb, words in (
+        ("kick_door", "Kick open the door"),
+        ("loot_room", "Loot the room"),
+        ("help", "Help"),
+        ("refuse_help", "Refuse to help"),
+        ("end_turn", "End the turn"),
+    ):
+        if verb in move:
+            return words
+    return str(move)
