@@ -175,28 +175,13 @@ def set_import(
     elif not isinstance(owner, User) or not owner.is_active:
         raise PermissionDenied("log in to import a set")
     document, lines = _parse(text, source)
-    revision_source = f"import {source}"
 
     # A whole set's cards: their validation and faces are bulk work (accounts/queues.py).
     with bulk_writes(), transaction.atomic():
         if into is None:
-            info = document.set
             assert isinstance(owner, User)  # checked above: a new set needs a user
-            code = owned_code(owner=owner, code=info.code)  # in the owner's scope
-            if CardSet.everything.filter(code=code).exists():
-                raise SetError("code", f"the code {code!r} is taken; choose another")
             plan = _plan(document, [], lines, source)
-            card_set = set_create(
-                owner=owner,
-                code=code,
-                name=info.name,
-                visibility=visibility,
-                description=info.description or "",
-                cards_in_box=info.cards_in_box,
-            )
-            if info.year is not None:
-                card_set.year = info.year
-                card_set.save(update_fields=["year", "updated_at"])
+            card_set = _new_set(owner, document, visibility)
         else:
             # Serialise imports into one set (a no-op on SQLite, which locks the database).
             card_set = CardSet.objects.select_for_update().get(pk=into.pk)
@@ -205,26 +190,51 @@ def set_import(
 
         report = SetImportReport(card_set=card_set, source=source, set_created=into is None)
         for index, (card, row) in enumerate(plan):
-            dumped = dump_card(card)
             try:
-                if row is None:
-                    card_create(
-                        card_set=card_set, actor=owner, document=dumped, source=revision_source
-                    )
-                    report.created.append(card.name)
-                elif row.document_hash != document_hash(dumped):
-                    card_update(
-                        card=row,
-                        actor=owner,
-                        document=dumped,
-                        base_revision=row.revision,
-                        source=revision_source,
-                    )
-                    report.updated.append(card.name)
-                else:
-                    report.unchanged.append(card.name)
+                _import_card(report, owner, card, row)
             except CardDocumentError as exc:  # a name taken meanwhile; the import is undone
                 raise CardDocumentError(
                     [_card_error(index, lines, error.message) for error in exc.errors], source
                 ) from exc
     return report
+
+
+def _new_set(owner: User, document: SetDocument, visibility: str) -> CardSet:
+    """The custom set an import into no set creates, from the file's `set:` facts, its code
+    in the owner's scope; SetError when that code is taken."""
+    info = document.set
+    code = owned_code(owner=owner, code=info.code)
+    if CardSet.everything.filter(code=code).exists():
+        raise SetError("code", f"the code {code!r} is taken; choose another")
+    card_set = set_create(
+        owner=owner,
+        code=code,
+        name=info.name,
+        visibility=visibility,
+        description=info.description or "",
+        cards_in_box=info.cards_in_box,
+    )
+    if info.year is not None:
+        card_set.year = info.year
+        card_set.save(update_fields=["year", "updated_at"])
+    return card_set
+
+
+def _import_card(report: SetImportReport, owner: Actor, card: CardBase, row: Card | None) -> None:
+    """Create the card, save it as a new revision, or leave it as it is; noted in `report`."""
+    dumped = dump_card(card)
+    revision_source = f"import {report.source}"
+    if row is None:
+        card_create(card_set=report.card_set, actor=owner, document=dumped, source=revision_source)
+        report.created.append(card.name)
+    elif row.document_hash != document_hash(dumped):
+        card_update(
+            card=row,
+            actor=owner,
+            document=dumped,
+            base_revision=row.revision,
+            source=revision_source,
+        )
+        report.updated.append(card.name)
+    else:
+        report.unchanged.append(card.name)

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 FIND_PYTHON = Path(__file__).resolve().parent.parent / "scripts" / "find-python"
+ENSURE_CHROMIUM = FIND_PYTHON.with_name("ensure-chromium")
 
 
 def run_finder(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -47,3 +48,17 @@ def test_rejects_a_named_interpreter_that_is_too_old(tmp_path: Path) -> None:
     result = run_finder(tmp_path, PYTHON=str(old))
     assert result.returncode == 1 and "not a Python 3.12" in result.stderr
     assert os.access(FIND_PYTHON, os.X_OK)
+
+
+def test_without_chromium_the_setup_says_how_to_run_the_rest(tmp_path: Path) -> None:
+    # No apt-get and no `id` on this PATH: nothing can be installed, as for a plain user.
+    (tmp_path / "cat").symlink_to("/bin/cat")
+    result = subprocess.run(
+        ["/bin/sh", str(ENSURE_CHROMIUM)],
+        capture_output=True,
+        text=True,
+        env={"PATH": str(tmp_path), "CARDSITE_CHROMIUM": str(tmp_path / "no-chromium")},
+    )
+    assert result.returncode == 1
+    assert f"The browser tests need Chromium at {tmp_path / 'no-chromium'}" in result.stderr
+    assert "make test NO_BROWSER=1" in result.stderr

@@ -67,102 +67,14 @@ def _username(user: User | None) -> str | None:
 def backup_data() -> dict[str, Any]:
     """Everything a backup holds, read in one transaction, as JSON-ready values."""
     with transaction.atomic():
-        scopes = dict(CodeScope.objects.values_list("user_id", "scope"))
-        users = [
-            {
-                "id": u.pk,
-                "username": u.username,
-                "password": u.password,  # the hash exactly as Django stored it
-                "email": u.email,
-                "first_name": u.first_name,
-                "last_name": u.last_name,
-                "is_staff": u.is_staff,
-                "is_superuser": u.is_superuser,
-                "is_active": u.is_active,
-                "date_joined": stamp(u.date_joined),
-                "last_login": stamp(u.last_login),
-                "code_scope": scopes.get(u.pk),  # what their set codes start with
-            }
-            for u in User.objects.order_by("pk")
-        ]
-        sets = [
-            {
-                "code": s.code,
-                "name": s.name,
-                "cards_in_box": s.cards_in_box,
-                "official": s.official,
-                "year": s.year,
-                "description": s.description,
-                "owner": _username(s.owner),
-                "visibility": s.visibility,
-                "deleted_at": stamp(s.deleted_at),
-                "created_at": stamp(s.created_at),
-                "updated_at": stamp(s.updated_at),
-            }
-            for s in CardSet.everything.select_related("owner").order_by("pk")
-        ]
-        cards = [
-            {
-                "id": c.pk,  # links revisions and scenarios; a restore gives new ids
-                "set": c.card_set.code,
-                **{name: getattr(c, name) for name in CARD_FIELDS},
-                "art": c.art.name or "",  # the file's name on the media storage only
-                "deleted_at": stamp(c.deleted_at),
-                "created_at": stamp(c.created_at),
-                "updated_at": stamp(c.updated_at),
-            }
-            for c in Card.everything.select_related("card_set").order_by("pk")
-        ]
-        revisions = [
-            {
-                "card": r.card_id,
-                "number": r.number,
-                "document": r.document,
-                "document_hash": r.document_hash,
-                "changed_by": _username(r.changed_by),
-                "changed_at": stamp(r.changed_at),
-                "source": r.source,
-            }
-            for r in CardRevision.objects.select_related("changed_by").order_by("card_id", "number")
-        ]
-        scenarios = [
-            {
-                "card": s.card_id,
-                "name": s.name,
-                "text": s.text,
-                "created_by": _username(s.created_by),
-                "created_at": stamp(s.created_at),
-                "updated_at": stamp(s.updated_at),
-                "last_status": s.last_status,
-                "last_messages": s.last_messages,
-                "last_values": s.last_values,
-                "last_run_at": stamp(s.last_run_at),
-                "last_card_revision": s.last_card_revision,
-            }
-            for s in CardScenario.objects.select_related("created_by").order_by("pk")
-        ]
-        packs = [
-            {
-                "owner": _username(p.owner),
-                "name": p.name,
-                "selection": p.selection,
-                "document": p.document,
-                "sha256": p.sha256,
-                "card_count": p.card_count,
-                "door_copies": p.door_copies,
-                "treasure_copies": p.treasure_copies,
-                "created_at": stamp(p.created_at),
-            }
-            for p in Pack.objects.select_related("owner").order_by("pk")
-        ]
-    body: dict[str, list[dict[str, Any]]] = {
-        "users": users,
-        "sets": sets,
-        "cards": cards,
-        "revisions": revisions,
-        "scenarios": scenarios,
-        "packs": packs,
-    }
+        body = {
+            "users": _users(),
+            "sets": _sets(),
+            "cards": _cards(),
+            "revisions": _revisions(),
+            "scenarios": _scenarios(),
+            "packs": _packs(),
+        }
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -170,6 +82,118 @@ def backup_data() -> dict[str, Any]:
         "counts": {name: len(body[name]) for name in SECTIONS},
         **body,
     }
+
+
+def _users() -> list[dict[str, Any]]:
+    """The users, each with its password hash and scope of set codes."""
+    scopes = dict(CodeScope.objects.values_list("user_id", "scope"))
+    return [
+        {
+            "id": u.pk,
+            "username": u.username,
+            "password": u.password,  # the hash exactly as Django stored it
+            "email": u.email,
+            "first_name": u.first_name,
+            "last_name": u.last_name,
+            "is_staff": u.is_staff,
+            "is_superuser": u.is_superuser,
+            "is_active": u.is_active,
+            "date_joined": stamp(u.date_joined),
+            "last_login": stamp(u.last_login),
+            "code_scope": scopes.get(u.pk),  # what their set codes start with
+        }
+        for u in User.objects.order_by("pk")
+    ]
+
+
+def _sets() -> list[dict[str, Any]]:
+    """Every set, deleted ones included."""
+    return [
+        {
+            "code": s.code,
+            "name": s.name,
+            "cards_in_box": s.cards_in_box,
+            "official": s.official,
+            "year": s.year,
+            "description": s.description,
+            "owner": _username(s.owner),
+            "visibility": s.visibility,
+            "deleted_at": stamp(s.deleted_at),
+            "created_at": stamp(s.created_at),
+            "updated_at": stamp(s.updated_at),
+        }
+        for s in CardSet.everything.select_related("owner").order_by("pk")
+    ]
+
+
+def _cards() -> list[dict[str, Any]]:
+    """Every card, deleted ones included, by id (revisions and scenarios name it)."""
+    return [
+        {
+            "id": c.pk,  # links revisions and scenarios; a restore gives new ids
+            "set": c.card_set.code,
+            **{name: getattr(c, name) for name in CARD_FIELDS},
+            "art": c.art.name or "",  # the file's name on the media storage only
+            "deleted_at": stamp(c.deleted_at),
+            "created_at": stamp(c.created_at),
+            "updated_at": stamp(c.updated_at),
+        }
+        for c in Card.everything.select_related("card_set").order_by("pk")
+    ]
+
+
+def _revisions() -> list[dict[str, Any]]:
+    """Every revision of every card, in order."""
+    return [
+        {
+            "card": r.card_id,
+            "number": r.number,
+            "document": r.document,
+            "document_hash": r.document_hash,
+            "changed_by": _username(r.changed_by),
+            "changed_at": stamp(r.changed_at),
+            "source": r.source,
+        }
+        for r in CardRevision.objects.select_related("changed_by").order_by("card_id", "number")
+    ]
+
+
+def _scenarios() -> list[dict[str, Any]]:
+    """Every card's own scenarios, with their last results."""
+    return [
+        {
+            "card": s.card_id,
+            "name": s.name,
+            "text": s.text,
+            "created_by": _username(s.created_by),
+            "created_at": stamp(s.created_at),
+            "updated_at": stamp(s.updated_at),
+            "last_status": s.last_status,
+            "last_messages": s.last_messages,
+            "last_values": s.last_values,
+            "last_run_at": stamp(s.last_run_at),
+            "last_card_revision": s.last_card_revision,
+        }
+        for s in CardScenario.objects.select_related("created_by").order_by("pk")
+    ]
+
+
+def _packs() -> list[dict[str, Any]]:
+    """Every pack built."""
+    return [
+        {
+            "owner": _username(p.owner),
+            "name": p.name,
+            "selection": p.selection,
+            "document": p.document,
+            "sha256": p.sha256,
+            "card_count": p.card_count,
+            "door_copies": p.door_copies,
+            "treasure_copies": p.treasure_copies,
+            "created_at": stamp(p.created_at),
+        }
+        for p in Pack.objects.select_related("owner").order_by("pk")
+    ]
 
 
 def write_backup(data: dict[str, Any], path: Path) -> None:

@@ -35,4 +35,17 @@ def scratch_database(
         try:
             yield Path(scratch)
         finally:
+            if connection.vendor == "postgresql" and not keep_database:
+                _end_other_sessions()
             connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keep_database)
+
+
+def _end_other_sessions() -> None:
+    """End every other session on the scratch database: a background task the run started (the
+    bulk data files, a card's check) may still hold a connection to it, and PostgreSQL refuses
+    to drop a database someone is connected to. The scratch database is this run's alone."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

@@ -82,6 +82,42 @@ def test_simulate_refuses_unknown_sets(core_catalog: None) -> None:
         call_command("simulate", "--sets", "munchkin-nope", "--games", "1")
 
 
+STRAGGLER = """
+import threading, django
+django.setup()
+from django.db import connections
+from catalog.management.scratch import scratch_database
+
+opened = threading.Event()
+def straggle():  # a background task that keeps its connection to the scratch database
+    connections["default"].ensure_connection()
+    opened.set()
+    threading.Event().wait(30)
+
+with scratch_database(purpose="straggler"):
+    threading.Thread(target=straggle, daemon=True).start()
+    assert opened.wait(10)
+print("dropped")
+"""
+
+
+@pytest.mark.slow  # a child process that makes and drops a scratch database of its own
+def test_a_scratch_database_is_dropped_while_a_task_still_holds_it() -> None:
+    # On PostgreSQL, a connection left open by a background thread once made the drop fail
+    # ("database ..._bench is being accessed by other users") and bench_search exit 1.
+    result = subprocess.run(
+        [sys.executable, "-c", STRAGGLER],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "cardsite.settings"},
+        cwd=Path(__file__).resolve().parents[2],
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "dropped"
+
+
 @pytest.mark.slow  # a child process that migrates and fills a scratch database of its own
 def test_bench_search_builds_its_own_catalog_and_reports_percentiles(tmp_path: Path) -> None:
     # A subprocess: the benchmark makes and drops its own scratch database, which must not
