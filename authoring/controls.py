@@ -34,6 +34,7 @@ from validator.engine import (
     condition_entry,
     effect_entry,
     effect_type_name,
+    language_source_hash,
     read_yaml,
 )
 
@@ -66,6 +67,13 @@ def form_fields() -> dict[str, list[str]]:
 
 def _example(examples: dict[str, dict[str, str]], key: str) -> dict[str, str] | None:
     return examples.get(key)
+
+
+def controls_version() -> str:
+    """What the controls' address carries (`?v=`), so that a browser holding them fetches them
+    again once they change: the digest of the effect language's source, where the schema and
+    the plain words come from (ENGINE_VERSION, raised by hand, once lagged behind them)."""
+    return language_source_hash()[:12]
 
 
 @functools.cache

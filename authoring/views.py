@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from authoring import selectors
-from authoring.controls import controls_config, controls_data
+from authoring.controls import controls_config, controls_data, controls_version
 from authoring.editor import NEW_CARD_YAML, STAT_FIELDS, EditorError, split_document, typed_card
 from authoring.forms import CardForm, SetForm
 from authoring.previews import counted_preview
@@ -32,7 +32,7 @@ from catalog.images import PictureError
 from catalog.models import MAX_ROW_ID, Card, CardSet
 from catalog.permissions import can_edit_set
 from catalog.services import StaleRevisionError
-from validator.engine import ENGINE_VERSION, CardDocumentError, whole_number
+from validator.engine import CardDocumentError, whole_number
 
 # The longest card name the language allows (CardName).
 MAX_CARD_NAME = 80
@@ -152,7 +152,7 @@ def _editor_context(
         # Rows of other kinds start hidden, so the page is right before (or without) scripts.
         "shown_stats": {s.name for s in STAT_FIELDS if kind in s.kinds},
         "preview_url": reverse("authoring:card_preview", args=[card_set.code]),
-        "controls_url": f"{reverse('authoring:card_controls')}?v={ENGINE_VERSION}",
+        "controls_url": f"{reverse('authoring:card_controls')}?v={controls_version()}",
         # The YAML's mapping for the controls to draw at once (None: not readable, so the
         # page opens on the YAML).
         "controls_data": controls_data(str(form["document_yaml"].value() or "")),

@@ -4,8 +4,9 @@ under a content-hashed name (so it may be cached for good), listed by `GET /api/
 
 A file is made again only when what it is made from has changed (`BulkFile.source`: the
 cards' documents, revisions and art, their sets, and their validation reports, so that a card
-checked after it was saved is shown checked once the check is stored), and the file it replaces
-is kept until the next change, so a download that started before is never cut short."""
+checked after it was saved is shown checked once the check is stored; and the code that made
+what the files say of them, `_made_by`), and the file it replaces is kept until the next
+change, so a download that started before is never cut short."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from catalog.exports import exporter_get
 from catalog.models import Card, CardSet
 from catalog.selectors import listed_sets, set_list
 from packs.services import pack_build
+from prints.faces import face_version
 from validator.checks import check_version
 from validator.selectors import checks_for
 
@@ -68,6 +70,14 @@ def _digest(rows: Iterable[Iterable[Any]]) -> str:
     for row in rows:
         digest.update(json.dumps(list(row), default=str).encode())
     return digest.hexdigest()
+
+
+def _made_by() -> tuple[str, ...]:
+    """The code behind what a card object says beyond its document: its `validation` (the
+    reports are kept under `check_version`, the digest of the engine's and the checks' source;
+    a card's `text` comes from the same engine) and its `image` (the face's address carries
+    `face_version`). A deploy that changes either makes the files again."""
+    return ("made by", check_version(), face_version())
 
 
 def _cards_source(cards: Any) -> list[tuple[Any, ...]]:
@@ -189,7 +199,7 @@ def _store(
 
 def _refresh_cards(progress: Progress) -> BulkRefresh:
     cards = _public_cards()
-    source = _digest(_cards_source(cards))
+    source = _digest([_made_by(), *_cards_source(cards)])
     total = cards.count()
     done = 0
 
@@ -209,7 +219,7 @@ def _refresh_cards(progress: Progress) -> BulkRefresh:
 
 def _refresh_sets(progress: Progress) -> BulkRefresh:
     cards = _public_cards()
-    source = _digest([*_sets_source(), *_cards_source(cards)])
+    source = _digest([_made_by(), *_sets_source(), *_cards_source(cards)])
     sets = list(set_list(viewer=AnonymousUser()))
     address = SiteAddress()
 

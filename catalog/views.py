@@ -6,7 +6,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 
 from accounts.selectors import user_get
-from catalog import selectors
+from catalog import selectors, validation
 from catalog.addresses import card_art_url, set_proof
 from catalog.faces import face_key
 from catalog.forms import ResultsViewForm, SetFilterForm
@@ -41,6 +41,9 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
         )
         if browse.out_of_range:
             form.add_error("page", _no_such_page(browse.number, browse.num_pages))
+    coverage = selectors.set_coverage(card_set=card_set)
+    if coverage["rechecking"]:
+        validation.stale_recheck_queue()  # one pass per code, however many pages ask
     return render(
         request,
         "catalog/set_detail.html",
@@ -51,7 +54,7 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
             "browse": browse if browse and not browse.out_of_range else None,
             "view": settings.get("view", "grid"),
             "filtered": bool(settings.get("deck") or settings.get("kind")),
-            "coverage": selectors.set_coverage(card_set=card_set),
+            "coverage": coverage,
             "can_edit": can_edit_set(request.user, card_set),
             "completeness": (
                 selectors.set_completeness(card_set=card_set) if card_set.official else None
@@ -167,6 +170,8 @@ def card_detail(request: HttpRequest, code: str, slug: str) -> HttpResponse:
     if page is None:
         raise Http404("No such card")
     card = page.detail.card
+    if page.detail.stale is not None:
+        validation.stale_recheck_queue()  # one pass per code, however many pages ask
     return render(
         request,
         "catalog/card_detail.html",

@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.limits import TooManyRequests, identities
-from authoring.controls import controls_data
+from authoring.controls import controls_data, controls_version
 from authoring.editor import (
     NEW_CARD_YAML,
     STAT_FIELDS,
@@ -43,7 +43,7 @@ from contributions import selectors, services
 from contributions.forms import ProposalForm, QueueFilterForm, ReviewNoteForm
 from contributions.merging import ABSENT, FieldRow
 from contributions.models import Proposal, ProposalStatus
-from validator.engine import ENGINE_VERSION, CardBase, CardDocumentError, parse_card, whole_number
+from validator.engine import CardBase, CardDocumentError, parse_card, whole_number
 
 # Live previews a minute per user and per address: one per pause in typing, as the editor.
 
@@ -127,7 +127,7 @@ def _form_context(
         "shown_stats": {s.name for s in STAT_FIELDS if kind in s.kinds},
         "preview_url": reverse("contributions:propose_preview", args=[card_set.code]),
         # The effects built with the card editor's controls, as in the editor.
-        "controls_url": f"{reverse('authoring:card_controls')}?v={ENGINE_VERSION}",
+        "controls_url": f"{reverse('authoring:card_controls')}?v={controls_version()}",
         "controls_data": controls_data(str(form["document_yaml"].value() or "")),
         "fresh": fresh,
     }

@@ -182,6 +182,31 @@ class PackDetail(ApiView):
         return Response(PackOutput(pack, context={"request": request}).data)
 
 
+class TtsUnknownStatsOutput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField()
+    set = serializers.CharField(help_text="the card's set code")
+    deck = serializers.ChoiceField(choices=["door", "treasure"])
+    stats = serializers.ListField(
+        child=serializers.ChoiceField(
+            choices=["level", "treasures", "bonus", "slot", "gold", "rank"]
+        ),
+        help_text="the stats not known yet: its face shows ? or unknown for them",
+    )
+
+
+class TtsLeftOutOutput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField()
+    set = serializers.CharField(help_text="the card's set code")
+    why = serializers.CharField(help_text='why it is not exported ("in neither deck: ...")')
+
+
+class TtsReportOutput(serializers.Serializer[dict[str, Any]]):
+    unknown_stats = TtsUnknownStatsOutput(
+        many=True, help_text="cards exported with stats not known yet, in deck-list order"
+    )
+    left_out = TtsLeftOutOutput(many=True, help_text="cards of the pack not in the export")
+
+
 class TtsExportOutput(serializers.ModelSerializer[TtsExport]):
     object = serializers.SerializerMethodField()
     pack = serializers.IntegerField(source="pack_id", read_only=True)
@@ -193,6 +218,12 @@ class TtsExportOutput(serializers.ModelSerializer[TtsExport]):
     images = serializers.SerializerMethodField()
     local_only = serializers.SerializerMethodField()
     link_revoked_at = serializers.DateTimeField(source="token_revoked_at", read_only=True)
+    report = TtsReportOutput(
+        read_only=True,
+        allow_null=True,
+        help_text="what the zip holds that you should know of, once done (null before): the "
+        "cards exported with stats not known yet and the cards of the pack left out, and why",
+    )
 
     class Meta:
         model = TtsExport
@@ -216,6 +247,7 @@ class TtsExportOutput(serializers.ModelSerializer[TtsExport]):
             "images",
             "local_only",
             "link_revoked_at",
+            "report",
         ]
 
     def get_object(self, obj: TtsExport) -> str:
@@ -281,16 +313,24 @@ class TtsExportList(ApiView):
     @extend_schema(request=None, responses={202: TtsExportOutput, **ERRORS})
     def post(self, request: Request, pack_id: int) -> Response:
         """Start a Tabletop Simulator export of one of your packs: the zip (saved object, face
-        sheets and backs, README) is made in the background. 202 with the export; read it at
-        `status_url` until `status` is `done` (then `download` is the zip's address) or
-        `failed` (`error` says why). At most `TTS_EXPORTS_PER_USER` exports waiting or running
-        per user and `TTS_EXPORTS_PER_ADDRESS` per client address: past it, 429 with
-        `Retry-After` and nothing started."""
+        sheets and backs, README) is made in the background, its images hosted by the site as
+        for an export started from the pack page (at `SITE_URL`, else at this request's
+        address). 202 with the export; read it at `status_url` until `status` is `done` (then
+        `download` is the zip's address, `saved_object` the saved object alone and `report`
+        what the zip holds) or `failed` (`error` says why). At most `TTS_EXPORTS_PER_USER`
+        exports waiting or running per user and `TTS_EXPORTS_PER_ADDRESS` per client address:
+        past it, 429 with `Retry-After` and nothing started."""
         pack = _own_pack(request, pack_id)
         user = request.user
         if not user.is_authenticated:  # pragma: no cover - IsAuthenticated refused them
             raise NotAuthenticated()
-        export = jobs.tts_export_start(pack=pack, actor=user, address=client_address(request))
+        export = jobs.tts_export_start(
+            pack=pack,
+            actor=user,
+            # As the page does: the images hosted at SITE_URL, or this request's address.
+            base_url=hosting.site_base_url(request),
+            address=client_address(request),
+        )
         data = TtsExportOutput(export, context={"request": request}).data
         return Response(data, status=202, headers={"Location": data["status_url"]})
 
@@ -302,7 +342,9 @@ class TtsExportDetail(ApiView):
     def get(self, request: Request, pack_id: int, export_id: int) -> Response:
         """One of your Tabletop Simulator exports: its status and progress (`done` of
         `total` faces on their sheets, `drawn_ahead` of them found already drawn), then its
-        `download` address until `expires_at`."""
+        `download` address until `expires_at`, and its `report`: the cards exported with stats
+        not known yet (`unknown_stats`: name, set, deck, stats) and the cards of the pack left
+        out (`left_out`: name, set, why)."""
         _pack, export = _own_export(request, pack_id, export_id)
         if export.status in background.ACTIVE and services.tts_exports_expire_stalled():
             export.refresh_from_db()

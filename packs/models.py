@@ -110,6 +110,9 @@ class TtsExport(models.Model):
     set_codes = models.JSONField(default=list, blank=True)  # checked again when serving
     token = models.CharField(max_length=64, blank=True, db_index=True)
     token_revoked_at = models.DateTimeField(null=True, blank=True)
+    # What the zip holds that its user should know of (packs.tts.exporter.TtsReport: the cards
+    # exported with stats not known yet, the cards left out and why). Null until it is done.
+    report = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.limits import job_address, lock_address, refuse_busy_jobs
 from packs.models import Pack, PackSimulation, SimulationStatus
 from prints.background import describe_error, jobs_expire_stalled
-from validator.engine import PackError, parse_pack, simulate
+from validator.engine import PackError, SimulationError, parse_pack, simulate
 
 logger = logging.getLogger(__name__)
 
@@ -139,8 +139,9 @@ def simulation_run(*, simulation_id: int) -> None:
     The row goes running (games_done 0), then its games_done is written every 1% of the games
     but at most every 0.5 s; at the end the result, games_done and status done are
     written together. Any exception leaves it failed with the error's text and an empty
-    result: never a half-written one. A simulation already done or failed is left alone (a
-    task delivered twice plays once)."""
+    result: never a half-written one (a game that crashed, in any of the worker processes, is
+    named with its seed: the engine's SimulationError). A simulation already done or failed
+    is left alone (a task delivered twice plays once)."""
     simulation = PackSimulation.objects.select_related("pack").filter(pk=simulation_id).first()
     if simulation is None:
         logger.warning("Simulation %s no longer exists", simulation_id)
@@ -179,6 +180,12 @@ def simulation_run(*, simulation_id: int) -> None:
                 "seconds": round(stats.seconds, 3),
             }
         )
+    except SimulationError as exc:
+        # A game crashed, in this process or a worker: the row names the game, its seed and
+        # the error; the log has the traceback where the game was played.
+        logger.error("Simulation %s failed: %s\n%s", simulation_id, exc, exc.detail)
+        _finish_failed(simulation_id, describe_error(exc))
+        return
     except Exception as exc:
         logger.exception("Simulation %s failed", simulation_id)
         _finish_failed(simulation_id, describe_error(exc))

@@ -1,14 +1,20 @@
 """Card faces drawn with Pillow: one PNG per card document, at true size and 300 DPI.
 
 The face is a function of the card document, the art it is given, the ink-saving choice and
-RENDERER_VERSION only (Pillow's bundled font, fixed sizes, no clock), so the same card always
-gives the same bytes and a face can be cached by the document hash. The layout follows the
-game's cards: a title band in the deck's colour, a big badge for a monster's Level or an
-item's bonus, the kind and tags, an art box (the card's art, or an ornament drawn for its
-kind), the rules text, a headed Bad Stuff panel and a footer with the Treasures or the Gold.
-Rules text is fitted to its box: it shrinks down to a minimum size, then is cut with a
-visible mark and a warning. Nothing but the frame and the background is drawn within
-SAFE_MARGIN of the cut edge.
+`face_version()` only (Pillow's bundled font, fixed sizes, no clock), so the same card always
+gives the same bytes and a face can be cached by the document hash. `face_version()` is the
+layout's RENDERER_VERSION, raised by hand when this module draws differently, and the digest of
+the effect language's source (validator.engine.language_source_hash), where the rules text
+printed on the face comes from: a change to how an effect is worded draws every face again,
+with nothing to raise. (A change elsewhere in the engine, a bot's play or a rule of combat,
+leaves the faces as they are.)
+
+The layout follows the game's cards: a title band in the deck's colour, a big badge for a
+monster's Level or an item's bonus, the kind and tags, an art box (the card's art, or an
+ornament drawn for its kind), the rules text, a headed Bad Stuff panel and a footer with the
+Treasures or the Gold. Rules text is fitted to its box: it shrinks down to a minimum size, then
+is cut with a visible mark and a warning. Nothing but the frame and the background is drawn
+within SAFE_MARGIN of the cut edge.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from validator.engine import (
     MonsterEnhancerCard,
     OneShotCard,
     gold_label,
+    language_source_hash,
     rules_sentences,
     slot_label,
 )
@@ -116,6 +123,13 @@ def _palette(deck: str | None, ink_saving: bool) -> _Palette:
     frame, band = style["frame"], style["band"]
     paper = WHITE if ink_saving else PAPER
     return _Palette(frame, band, paper, _mix(frame, paper, 0.72), ink_saving)
+
+
+@cache
+def face_version() -> str:
+    """What every face is drawn by, beside its card: the layout (RENDERER_VERSION) and the
+    rules text's code (the first 10 hex digits of the effect language's digest)."""
+    return f"{RENDERER_VERSION}-{language_source_hash()[:10]}"
 
 
 @cache

@@ -84,7 +84,7 @@ from fpdf import FPDF
 from PIL import Image, ImageDraw
 
 from catalog.exports import register
-from prints.faces import DPI, RENDERER_VERSION, render_back
+from prints.faces import DPI, RENDERER_VERSION, face_version, render_back
 from prints.faces import HEIGHT as FACE_HEIGHT
 from prints.faces import WIDTH as FACE_WIDTH
 
@@ -172,7 +172,7 @@ def _face_key(card: ProxyCard, bleed: tuple[int, int], ink_saving: bool = False)
     # The face prints the set code, so the same document in two sets is two faces; a new
     # upload of art gets a new file name, so the name stands for the picture.
     return (
-        f"proxy-face:{card.document_hash}:{card.set_code}:r{RENDERER_VERSION}:"
+        f"proxy-face:{card.document_hash}:{card.set_code}:r{face_version()}:"
         f"q{JPEG_QUALITY}:b{bleed[0]}x{bleed[1]}:ink{int(ink_saving)}:art{card.art}"
     )
 

@@ -14,7 +14,7 @@ from catalog.models import Card, CardSet
 from catalog.permissions import is_public
 from catalog.search import QueryTooComplex
 from catalog.selectors import Viewer, card_search, listed_sets, visible_sets
-from prints.faces import RENDERER_VERSION
+from prints.faces import face_version
 from prints.sheets import ProxyCard, ProxyError
 from validator.engine import nearest_word
 
@@ -24,7 +24,8 @@ FACE_EXPORTER: Final = "card-face"
 
 
 def face_key(card: Card) -> str:
-    """What a face is cached and addressed by: the document and the renderer's version.
+    """What a face is cached and addressed by: the document and what draws it (`face_version`:
+    the renderer's version and the digest of the rules text's code).
 
     The face of a card of a set not public (unlisted, private) is addressed by a digest of
     its document *and its set's code*: its address is found by the card's id only with it
@@ -34,11 +35,11 @@ def face_key(card: Card) -> str:
     art = f":{card.art.name}" if card.art else ""
     if is_public(card.card_set):
         if not art:
-            return f"{card.document_hash[:16]}-{RENDERER_VERSION}"
+            return f"{card.document_hash[:16]}-{face_version()}"
         drawn = hashlib.sha256(f"{card.document_hash}{art}".encode()).hexdigest()
-        return f"{drawn[:16]}-{RENDERER_VERSION}"
+        return f"{drawn[:16]}-{face_version()}"
     bound = hashlib.sha256(f"{card.document_hash}:{card.card_set.code}{art}".encode()).hexdigest()
-    return f"{bound[:16]}-{RENDERER_VERSION}"
+    return f"{bound[:16]}-{face_version()}"
 
 
 def _art_bytes(card: Card) -> bytes | None:
@@ -62,7 +63,7 @@ def face_cache_key(card: Card, key: str | None = None) -> str:
 
 
 def card_face(*, card: Card) -> tuple[str, bytes]:
-    """(face key, PNG) of a card, rendered once per document, set and renderer version.
+    """(face key, PNG) of a card, rendered once per document, set and `face_version`.
 
     Kept in the "faces" file cache, which every web process of the machine shares: drawing
     a face takes a fifth of a second, reading it back a millisecond."""

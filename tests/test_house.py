@@ -54,7 +54,7 @@ LONG_FUNCTIONS: dict[str, int] = {
     "validator/engine/badstuff.py::_apply_one": 201,
     "validator/engine/scenario/runner.py::_apply_step": 121,
     "validator/engine/turn.py::_play_one_shot": 101,
-    "validator/engine/turn.py::_play_other": 101,
+    "validator/engine/turn.py::_play_other": 100,
 }
 
 

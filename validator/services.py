@@ -47,7 +47,8 @@ def cards_validate(
     force: bool = False,
 ) -> list[CardReport]:
     """Check (set code, card document) pairs, reusing the stored report of every document
-    already checked by this version of the engine and checks; store the new ones.
+    already checked by this code of the engine and the checks (`check_version`: the digest of
+    their source, so a report of other code is never reused); store the new ones.
 
     New cards are also met in seeded whole games played with `deck` (default: the cards
     themselves), which should hold their whole sets."""

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from catalog.faces import face_key
 from catalog.models import MAX_ROW_ID, Card, CardSet, Visibility
 from catalog.names import MAX_TYPED_NAME
-from validator.engine import nearest_word
+from validator.engine import CONFIDENCES, FIELD_CONFIDENCES, nearest_word
 
 # A number no id reaches, to find where an id goes in a view's address.
 _STAND_IN_NUMBER = 987_654_320
@@ -92,6 +92,25 @@ class CardSetDetailOutput(CardSetOutput):
         return None if completeness is None else dict(CompletenessOutput(completeness).data)
 
 
+class CardProvenanceOutput(serializers.Serializer[Any]):
+    """How sure the catalog is of a card's facts, from its set file's provenance
+    (docs/set-files.md); a custom card's are its maker's, so it has none of these."""
+
+    confidence = serializers.ChoiceField(
+        choices=CONFIDENCES,
+        allow_null=True,
+        help_text="how sure the sources are of the card's facts; null when not recorded",
+    )
+    name_uncertain = serializers.BooleanField(
+        help_text="the printed name is known from one informal source and may differ"
+    )
+    field_confidence = serializers.DictField(
+        child=serializers.ChoiceField(choices=FIELD_CONFIDENCES),
+        help_text="stats less sure than the rest, each with its own confidence: 'inferred' "
+        'is a value guessed from the card\'s name (e.g. {"slot": "inferred"})',
+    )
+
+
 class CardOutput(serializers.ModelSerializer[Card]):
     object = serializers.SerializerMethodField()
     set = serializers.CharField(source="card_set.code")
@@ -99,6 +118,7 @@ class CardOutput(serializers.ModelSerializer[Card]):
     validation = serializers.SerializerMethodField()
     image = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
+    provenance = serializers.SerializerMethodField()
 
     class Meta:
         model = Card
@@ -125,10 +145,22 @@ class CardOutput(serializers.ModelSerializer[Card]):
             "effects",
             "image",
             "url",
+            "provenance",
         ]
 
     def get_object(self, obj: Card) -> str:
         return "card"
+
+    @extend_schema_field(CardProvenanceOutput)
+    def get_provenance(self, obj: Card) -> dict[str, Any]:
+        # Read from the stored mapping as it is (a set file's, written by load_catalog):
+        # a page of cards is no place to parse each one's provenance again.
+        stored = obj.provenance if isinstance(obj.provenance, dict) else {}
+        return {
+            "confidence": stored.get("confidence"),
+            "name_uncertain": bool(stored.get("name_uncertain")),
+            "field_confidence": dict(stored.get("field_confidence") or {}),
+        }
 
     def get_validation(self, obj: Card) -> str:
         checks: dict[str, Any] = self.context.get("checks", {})

@@ -47,6 +47,7 @@ from catalog.services import (
     set_delete,
     set_update,
 )
+from catalog.validation import checks_shown
 from validator.checks import check_card
 from validator.engine import (
     ScenarioResult,
@@ -56,7 +57,6 @@ from validator.engine import (
     run_scenario,
     whole_number,
 )
-from validator.selectors import checks_for
 
 PAGE_SIZE = 60
 MAX_PAGE = 10_000
@@ -124,7 +124,7 @@ def _set_data(request: Request, code: str) -> dict[str, Any]:
 
 
 def _card_data(request: Request, card: Card) -> dict[str, Any]:
-    context = {"request": request, "checks": checks_for(document_hashes=[card.document_hash])}
+    context = {"request": request, "checks": checks_shown(document_hashes=[card.document_hash])}
     return dict(CardOutput(card, context=context).data)
 
 
@@ -232,7 +232,7 @@ class CardList(WriteView):
             raise ValidationError({"q": str(exc)}) from exc
         context = {
             "request": request,
-            "checks": checks_for(document_hashes=[c.document_hash for c in found.cards]),
+            "checks": checks_shown(document_hashes=[c.document_hash for c in found.cards]),
         }
         data = CardOutput(found.cards, many=True, context=context).data
         return Response(list_object(request, list(data), found.total, page, found.warnings))

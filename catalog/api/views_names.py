@@ -26,7 +26,7 @@ from catalog.selectors import (
     card_names_completing,
     cards_collection,
 )
-from validator.selectors import checks_for
+from catalog.validation import checks_shown
 
 
 def _typed(request: Request, key: str, *, required: bool = True) -> str | None:
@@ -43,7 +43,7 @@ def _typed(request: Request, key: str, *, required: bool = True) -> str | None:
 def _cards_data(request: Request, cards: list[Any]) -> list[Any]:
     context = {
         "request": request,
-        "checks": checks_for(document_hashes=[c.document_hash for c in cards]),
+        "checks": checks_shown(document_hashes=[c.document_hash for c in cards]),
     }
     return list(CardOutput(cards, many=True, context=context).data)
 

@@ -198,6 +198,9 @@ class _Compiler:
             # A card whose provenance records a question no source settles (set files leave
             # an empty list out, so the key is there only when a dispute is).
             "disputed": Q(provenance__has_key="disputed"),
+            # A card with a stat guessed from its name: `inferred` is the one level a stat's
+            # own confidence takes (FIELD_CONFIDENCES), and an empty mapping is left out.
+            "inferred": Q(provenance__has_key="field_confidence"),
         }.get(word)
         if q is None:
             self.unknown(term, keyword.name, value, SHORTCUTS)

@@ -16,6 +16,7 @@ from validator.engine import (
     LoseLevels,
     MonsterCard,
     OneShotCard,
+    RivalsDiscard,
     RivalsTake,
     SetLevel,
 )
@@ -43,7 +44,7 @@ def _bad_kinds(effect: object) -> set[str]:
         return {"death"}
     if isinstance(effect, LoseLevels | SetLevel):
         return {"levels"}
-    if isinstance(effect, LoseItems | LoseGoldValue):
+    if isinstance(effect, LoseItems | LoseGoldValue | RivalsDiscard):
         return {"items"}
     if isinstance(effect, DiscardHand):
         return {"hand"}

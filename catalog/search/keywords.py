@@ -35,6 +35,7 @@ SHORTCUTS = (
     "valid",
     "invalid",
     "disputed",
+    "inferred",
 )
 # What each shortcut of `is:` / `not:` means, for the syntax page and the advanced form.
 SHORTCUT_LABELS: Mapping[str, str] = {
@@ -48,6 +49,7 @@ SHORTCUT_LABELS: Mapping[str, str] = {
     "valid": "Passes validation",
     "invalid": "Fails validation",
     "disputed": "Wording disputed between sources",
+    "inferred": "A stat guessed from the card's name",
 }
 # Each order and the columns it sorts by.
 ORDERS: Mapping[str, tuple[str, ...]] = {

@@ -1,6 +1,7 @@
 """The card page (issue 17): what a player reads first (face, rules, known stats, printings,
 the card's place in its set), then the rules engine's own view, folded away. Reads Card and
-the validator's stored report of the card (validator.selectors.checks_for)."""
+the validator's stored report of the card (validator.selectors.checks_for), or the report of
+other code it had before the engine or its checks changed (`stale`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from catalog.selectors.labels import kind_label
 from catalog.selectors.visibility import Viewer, listed_sets, visible_sets
 from validator.engine import CardBase, dump_card, gold_label, rules_sentences, signed, slot_label
 from validator.models import CardCheck
-from validator.selectors import checks_for
+from validator.selectors import checks_for, stale_checks_for
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,9 @@ class CardDetail:
     unencoded: list[str]
     encoding_reason: str
     check: CardCheck | None
+    # No current report, but one made by other code: the card is being checked again, and this
+    # is its earlier verdict (history, never shown as the card's verdict).
+    stale: CardCheck | None = None
 
 
 def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail | None:
@@ -38,13 +42,17 @@ def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail | Non
         return None
     typed = card.typed
     encoding = typed.encoding
+    digest = card.document_hash
+    check = checks_for(document_hashes=[digest]).get(digest)
+    stale = stale_checks_for(document_hashes=[digest]).get(digest) if check is None else None
     return CardDetail(
         card=card,
         typed=typed,
         kind_label=kind_label(card.kind),
         unencoded=list(getattr(encoding, "clauses", [])),
         encoding_reason=getattr(encoding, "reason", ""),
-        check=checks_for(document_hashes=[card.document_hash]).get(card.document_hash),
+        check=check,
+        stale=stale,
     )
 
 

@@ -22,6 +22,10 @@ CONFIDENCE_WORDS: Final[dict[str, str]] = {
     "medium": "One source, or sources differ slightly",
     "low": "Unsure: a value is inferred or missing",
 }
+# A stat's own confidence (a set file's `field_confidence`), after the stat's name.
+FIELD_CONFIDENCE_WORDS: Final[dict[str, str]] = {
+    "inferred": "guessed from the card's name: no source states it, so the printed card may differ",
+}
 # A card document's keys as a player calls them, for "Treasures proposed by alice".
 FIELD_LABELS: Final[dict[str, str]] = {
     "name": "Name",
@@ -93,8 +97,9 @@ class Provenance:
     """Where a card's facts come from, for its page. For an official card: its sources
     grouped as Rulebook / Code / Web, `uncited` (ids its set does not name; a set file that
     loads has none), the reference's confidence in plain words, whether its name is
-    uncertain, the accepted contributions oldest first, other printings' wording and the
-    questions no source settles (`disputed`). For a custom card: its maker."""
+    uncertain, the stats less sure than the rest in words (`guessed`), the accepted
+    contributions oldest first, other printings' wording and the questions no source
+    settles (`disputed`). For a custom card: its maker."""
 
     official: bool
     maker: str = ""
@@ -103,6 +108,8 @@ class Provenance:
     confidence: str = ""
     confidence_words: str = ""
     name_uncertain: bool = False
+    # The stats less sure than the rest, in words ("Slot guessed from the card's name: ...").
+    guessed: list[str] = field(default_factory=list)
     contributions: list[AcceptedContribution] = field(default_factory=list)
     printings: list[ReadingView] = field(default_factory=list)
     disputed: list[DisputeView] = field(default_factory=list)
@@ -182,6 +189,10 @@ def card_provenance(*, card: Card) -> Provenance:
         confidence=stored.confidence or "",
         confidence_words=CONFIDENCE_WORDS.get(stored.confidence or "", ""),
         name_uncertain=stored.name_uncertain,
+        guessed=[
+            f"{field_label(key)} {FIELD_CONFIDENCE_WORDS.get(level, level)}"
+            for key, level in stored.field_confidence.items()
+        ],
         contributions=[
             AcceptedContribution(
                 fields=_field_labels(list(c.fields)),

@@ -12,7 +12,8 @@ contract `tts-one-way` in pyproject.toml holds them to it):
   with their files, the link revoked or renewed.
 * `hosting`: the hosted images on the media storage and their addresses, the saved object
   pointed at them or at a folder.
-* `exporter`: the drawing of the sheets, the saved object and the zip, from data only.
+* `exporter`: the drawing of the sheets, the saved object and the zip, and the export's report
+  (`export_report`: cards with stats not known yet, cards left out), from data only.
 
 This file imports none of them: packs.apps imports `exporter` to register it.
 """

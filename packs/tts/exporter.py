@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypedDict
 
 from django.utils.text import slugify
 from PIL import Image
@@ -36,7 +36,7 @@ from prints.faces import (
     render_back,
     render_face,
 )
-from validator.engine import CardBase, PackDocument, parse_pack, render_text
+from validator.engine import CardBase, PackDocument, parse_pack, render_text, unknown_stats
 
 DeckName = Literal["door", "treasure"]
 UrlMaker = Callable[[str], str]
@@ -113,6 +113,86 @@ class _Deck:
     @property
     def copies(self) -> int:
         return sum(entry.copies for entry in self.entries)
+
+
+class UnknownStats(TypedDict):
+    """A card exported although some of its stats are not known yet
+    (validator.engine.unknown_stats): its face shows "?" or "unknown" for each of `stats`
+    (the card object's field names: ``level``, ``treasures``, ``bonus``, ``slot``, ``gold``,
+    ``rank``)."""
+
+    name: str
+    set: str
+    deck: str
+    stats: list[str]
+
+
+class LeftOut(TypedDict):
+    """A card of the pack that the export does not hold, and why."""
+
+    name: str
+    set: str
+    why: str
+
+
+class TtsReport(TypedDict):
+    """What an export holds that its user should know of (`export_report`): the cards
+    exported with stats not known yet, in deck-list order (the Door deck's, then the
+    Treasure deck's), and the cards of the pack left out, in the pack's set order."""
+
+    unknown_stats: list[UnknownStats]
+    left_out: list[LeftOut]
+
+
+# A card whose deck is null by nature, dealt apart from both decks (SpongeBob's Role cards).
+APART_KINDS: Final[frozenset[str]] = frozenset({"role"})
+
+
+def left_out_why(card: CardBase) -> str:
+    """Why the export leaves out a card of the pack that no deck list names."""
+    if card.deck is None and card.kind_name in APART_KINDS:
+        return (
+            f"in neither deck: a {_title(card.kind_name)} card, dealt to a player apart from "
+            "the Door and Treasure decks"
+        )
+    if card.deck is None:
+        return "in neither deck: which deck it belongs to (Door or Treasure) is not known yet"
+    return f"not in the pack's {card.deck.title()} deck list"
+
+
+def report_of(pack: PackDocument, decks: list[_Deck]) -> TtsReport:
+    """The report of an export of `pack` laid out as `decks` (the data the zip is made of)."""
+    unknown: list[UnknownStats] = []
+    for deck in decks:
+        for entry in deck.entries:
+            labels = unknown_stats(entry.card)
+            if labels:
+                unknown.append(
+                    {
+                        "name": entry.card.name,
+                        "set": entry.set_code,
+                        "deck": deck.name,
+                        "stats": [label.lower() for label in labels],
+                    }
+                )
+    left_out: list[LeftOut] = [
+        {"name": card.name, "set": set_code, "why": left_out_why(card)}
+        for set_code, card in pack.outside_decks()
+    ]
+    return {"unknown_stats": unknown, "left_out": left_out}
+
+
+def export_report(document: Mapping[str, Any] | PackDocument) -> TtsReport:
+    """The report of a Tabletop Simulator export of `document` (a pack document as stored, or
+    already parsed): the same pure function of the pack the exporter writes into the zip's
+    README, for the callers that show it (the export's page and API object, the command).
+    Nothing is drawn or queried."""
+    pack = _parsed(document)
+    return report_of(pack, _decks(pack))
+
+
+def _parsed(document: Mapping[str, Any] | PackDocument) -> PackDocument:
+    return document if isinstance(document, PackDocument) else parse_pack(dict(document))
 
 
 def sheet_grid(cards: int) -> tuple[int, int]:
@@ -200,19 +280,21 @@ class TabletopSimulatorExporter:
       ``BackIsHidden`` is true (others see the back of a card in your hand), ``UniqueBack``
       false (one back image per deck). A deck of a single card is written as a lone ``Card``
       (TTS has no one-card decks); a deck with no cards is left out.
-    * ``README.txt``: how to load it into TTS, the sheets and their grids, and the cards left
-      out: those of the pack in neither deck list (Role cards, cards left out of the decks).
+    * ``README.txt``: how to load it into TTS (its first step says where the images are: at
+      the host's addresses, to be uploaded at the base URL, or not uploaded at all), the sheets
+      and their grids, and the export's report (`export_report`): the cards left out (those
+      of the pack in no deck list, and why) and the cards exported with stats not known yet.
 
     ``FaceURL`` and ``BackURL`` are the image file names in the zip (``door-sheet-1.jpg``): TTS
     needs URLs, so the user uploads the images and replaces the names with their URLs (the
-    README says how), or passes ``base_url`` to write ``base_url + file name`` instead (a ``/``
-    is added to a base that does not end with one). The site's exports pass a ``host``
-    instead, which stores each image and names it by its address on the site
-    (packs/tts/hosting.py), and keeps the saved object with file names. The output is a
-    function of the pack, the base URL (or the host's addresses) and RENDERER_VERSION only:
-    no clock, fixed zip
-    timestamps, object GUIDs counted from a hash of the pack's name, so the same pack gives
-    the same bytes.
+    README says how), or passes ``base_url`` (http or https, checked by the caller) to write
+    ``base_url + file name`` instead, where the user will upload them (a ``/`` is added to a
+    base that does not end with one). The site's exports pass a ``host`` instead, which
+    stores each image and names it by its address on the site (packs/tts/hosting.py), and
+    keeps the saved object with file names. The output is a function of the pack, the base
+    URL (or the host's addresses) and RENDERER_VERSION only: no clock, fixed zip timestamps,
+    object GUIDs counted from a hash of the pack's name, so the same pack gives the same
+    bytes.
     """
 
     identifier = "pack-tts"
@@ -254,7 +336,7 @@ def _draw(
 ) -> TtsBuild:
     """Draw the sheets and backs of a pack (the slow part) and lay out its decks; the result
     writes the saved object and the zip for any way of naming the images."""
-    pack = document if isinstance(document, PackDocument) else parse_pack(dict(document))
+    pack = _parsed(document)
     decks = [deck for deck in _decks(pack) if deck.entries]
     files: dict[str, bytes] = {}
     warnings = _draw_images(decks, files, faces, progress)
@@ -273,8 +355,10 @@ class _BaseUrl:
 
     def note(self) -> str:
         return (
-            f"The JSON points each FaceURL and BackURL at {self.base}<file name>: upload the "
-            "JPEG files there, where everyone joining your game can download them."
+            f"The JSON points each FaceURL and BackURL at {self.base}<file name>, where the "
+            "images are to be: upload the JPEG files of this zip there under the same names "
+            "(the export uploads nothing), where everyone joining your game can download them, "
+            "before loading it."
         )
 
     def keep_named(self, filename: str, content: bytes) -> None:
@@ -294,6 +378,10 @@ class TtsBuild:
     @property
     def slug(self) -> str:
         return slugify(self.pack.name) or "pack"
+
+    @property
+    def report(self) -> TtsReport:
+        return report_of(self.pack, self.decks)
 
     @property
     def zip_name(self) -> str:
@@ -331,7 +419,9 @@ class TtsBuild:
         """The zip: README, the saved object with `url`'s addresses, the images.
         `hosted_step`: the README's first loading step when the addresses are already URLs
         (None: the file names, and the README says how to upload them)."""
-        readme = _readme(self.pack, self.slug, self.decks, self.warnings, hosted_step=hosted_step)
+        readme = _readme(
+            self.pack, self.slug, self.decks, self.warnings, self.report, hosted_step=hosted_step
+        )
         ordered = {
             "README.txt": readme.encode("utf-8"),
             self.json_name: self.saved_object_bytes(url=url),
@@ -535,6 +625,7 @@ def _readme(
     slug: str,
     decks: list[_Deck],
     warnings: list[str],
+    report: TtsReport,
     *,
     hosted_step: str | None,
 ) -> str:
@@ -563,21 +654,31 @@ def _readme(
         ),
         "",
         "Loading it into Tabletop Simulator:",
+        *_load_steps(slug, hosted_step),
+        "",
+        *_report_lines(pack, report),
     ]
-    if hosted_step:
-        step = hosted_step
-    else:
-        step = (
-            "Tabletop Simulator loads images from URLs, and in the JSON each FaceURL and "
-            "BackURL is the name of a file of this zip (door-sheet-1.jpg...). Upload the JPEG "
-            "files (in the game: Modding > Cloud Manager; or any public image host) and replace "
-            "each file name in the JSON with its URL. For games on this computer only, the full "
-            "path of the file as a file URL also works (file:///C:/Users/you/Downloads/"
-            f"{slug}/door-sheet-1.jpg). Exported with a base URL, the JSON holds the URLs "
-            "already."
-        )
-    lines += [
-        *_wrap(step, "1. "),
+    if warnings:
+        lines += ["", "Faces to check (their rules text did not fit and was cut):"]
+        lines += [f"  - {warning}" for warning in warnings]
+    return "\n".join(lines) + "\n"
+
+
+# The first loading step when the JSON names the images by file: nothing is uploaded yet.
+UPLOAD_STEP: Final = (
+    "Nothing is uploaded yet: in the JSON each FaceURL and BackURL is the name of a file of "
+    "this zip (door-sheet-1.jpg...), and Tabletop Simulator loads images from URLs only. "
+    "Upload the JPEG files where everyone joining your game can download them (in the game: "
+    "Modding > Cloud Manager; or any public image host), then replace each file name in the "
+    "JSON with its URL. For games on this computer only, the full path of the file as a file "
+    "URL also works (file:///C:/Users/you/Downloads/{slug}/door-sheet-1.jpg)."
+)
+
+
+def _load_steps(slug: str, hosted_step: str | None) -> list[str]:
+    """The README's steps to load the saved object: the first says where the images are."""
+    return [
+        *_wrap(hosted_step or UPLOAD_STEP.format(slug=slug), "1. "),
         *_wrap(
             f"Copy {slug}.json to Documents/My Games/Tabletop Simulator/Saves/Saved Objects/.",
             "2. ",
@@ -590,21 +691,34 @@ def _readme(
             "the back, give the sheet's grid and number of faces (above) and tick Back is "
             "hidden. Cards made that way have no names or descriptions."
         ),
-        "",
-        "Left out:",
     ]
-    outside = pack.outside_decks()
-    if outside:
-        lines += _wrap("These cards of the pack are in neither deck list and are not exported:")
-        lines += [
-            f"  - {card.name} ({set_code}, {_title(card.kind_name)})" for set_code, card in outside
-        ]
+
+
+def _report_lines(pack: PackDocument, report: TtsReport) -> list[str]:
+    """The README's report: the cards left out and why, the cards with stats not known."""
+    kinds = {(s.code, card.name): _title(card.kind_name) for s in pack.sets for card in s.cards}
+    lines = ["Left out:"]
+    if report["left_out"]:
+        lines += _wrap("These cards of the pack are not in the export:")
+        for out in report["left_out"]:
+            kind = kinds[(out["set"], out["name"])]
+            lines += _wrap(f"{out['name']} ({out['set']}, {kind}): {out['why']}.", "  - ")
     else:
         lines.append("Nothing: every card of the pack is in the Door or the Treasure deck.")
-    if warnings:
-        lines += ["", "Faces to check (their rules text did not fit and was cut):"]
-        lines += [f"  - {warning}" for warning in warnings]
-    return "\n".join(lines) + "\n"
+    if report["unknown_stats"]:
+        lines += [
+            "",
+            "Stats not known yet:",
+            *_wrap(
+                "These cards are exported, but some of their stats are not known yet: their "
+                "faces show '?' or 'unknown' for them."
+            ),
+        ]
+        lines += [
+            f"  - {entry['name']} ({entry['set']}): {', '.join(entry['stats'])}"
+            for entry in report["unknown_stats"]
+        ]
+    return lines
 
 
 def _zip(files: dict[str, bytes]) -> bytes:

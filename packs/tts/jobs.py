@@ -9,7 +9,10 @@ as it goes, and saves the zip through the default storage.
 
 The zip comes from the exporter registered as EXPORTER ("pack-tts"), through the same
 `render` the command calls; the job passes it a `hosting.ExportHost`, which stores the images
-as the exporter hands them over and keeps the saved object with file names.
+as the exporter hands them over and keeps the saved object with file names. The export's
+report (the cards with stats not known yet, the cards left out and why) is
+`exporter.export_report` of the same parsed document, kept on the export for its page and
+the API.
 
 A user has at most TTS_EXPORTS_PER_USER exports waiting or running (more is TooManyRequests, a
 429 saying when to retry, and nothing is recorded). Whoever finishes an export deletes the
@@ -34,6 +37,7 @@ from accounts.limits import job_address, lock_address, refuse_busy_jobs
 from catalog.exports import exporter_get
 from packs.models import Pack, TtsExport
 from packs.selectors import pack_drawn_faces
+from packs.tts.exporter import export_report
 from packs.tts.hosting import ExportHost, export_hosting_fields
 from packs.tts.services import tts_exports_delete_expired, tts_exports_expire_stalled
 from prints.background import ACTIVE, FINISHED, describe_error
@@ -147,10 +151,10 @@ def tts_export_run(*, export_id: int) -> None:
     """Make an export's zip: the row goes running, its progress is written as faces are laid
     out, the images are stored under their hashes as the exporter hands them over
     (hosting.ExportHost), then the zip (its saved object pointed at them when the export has
-    a base URL) and the saved object with file names are saved whole, and the row done; any
-    error leaves it failed with the error's text and no zip. An export already running or
-    finished is left alone (a task delivered twice renders once). Then the expired exports
-    are deleted."""
+    a base URL), the saved object with file names and the report are saved whole, and the
+    row done; any error leaves it failed with the error's text and no zip. An export already
+    running or finished is left alone (a task delivered twice renders once). Then the
+    expired exports are deleted."""
     export = TtsExport.objects.select_related("pack").filter(pk=export_id).first()
     if export is None or export.status in FINISHED:
         return
@@ -193,6 +197,8 @@ def _render(export: TtsExport) -> None:
     TtsExport.objects.filter(pk=export.pk).update(
         archive=export.archive.name,
         saved_object=export.saved_object.name,
+        # From the document the exporter was given: the zip's README says the same.
+        report=export_report(document),
         status=JobStatus.DONE,
         finished_at=timezone.now(),
     )

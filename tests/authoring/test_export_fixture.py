@@ -211,6 +211,48 @@ def test_an_unknown_code_names_the_nearest(loaded: CardSet) -> None:
     assert str(caught.value) == "no set with the code 'test-sett'; did you mean 'test-set'?"
 
 
+def test_a_stat_guessed_from_the_name_is_exported_as_a_guess(
+    tmp_path: Path, write_set: WriteSet
+) -> None:
+    """`field_confidence` (a slot guessed from the card's name) is part of the provenance: the
+    export writes it back, where a YAML comment would be lost, and it loads back unchanged."""
+    hat = {
+        "name": "Guessing Hat",
+        "deck": "treasure",
+        "kind": "item",
+        "slot": "headgear",
+        "bonus": None,
+        "gold": None,
+        "notes": "Headgear by its name; nothing else is known.",
+        "encoding": {"status": "text_only", "reason": "its bonus and Gold are not known"},
+        "provenance": {
+            "sources": ["rulebook"],
+            "confidence": "low",
+            "field_confidence": {"slot": "inferred"},
+        },
+    }
+    catalog_load(paths=[write_set([hat], sources=SOURCES, official=True)])
+    assert Card.objects.get(name="Guessing Hat").provenance["field_confidence"] == {
+        "slot": "inferred"
+    }
+    exported = export_to(tmp_path, "test-set")
+    data = read_yaml(exported.read_text(encoding="utf-8")).data
+    assert data["cards"][0]["provenance"]["field_confidence"] == {"slot": "inferred"}
+    assert load_set_file(exported).provenance["Guessing Hat"].field_confidence == {
+        "slot": "inferred"
+    }
+    assert not catalog_load(paths=[exported]).changed
+
+
+def test_a_guess_about_a_stat_the_card_does_not_give_is_refused(write_set: WriteSet) -> None:
+    ogre = {
+        **card_doc(),
+        "provenance": {"sources": ["rulebook"], "field_confidence": {"slot": "inferred"}},
+    }
+    with pytest.raises(Exception, match="no value for 'slot'"):
+        load_set_file(write_set([ogre], sources=SOURCES, official=True))
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURE_SETS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_each_official_set_file_is_its_own_fixture_export(path: Path, tmp_path: Path) -> None:
     """Loaded from fixtures/sets/ and exported with provenance, a set gives back its file's

@@ -1,11 +1,14 @@
 """The read API: shapes of lists, cards and errors; the schema and its offline docs."""
 
+from io import StringIO
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from catalog.models import Card
+from tests.conftest import FIXTURE_SETS
 
 pytestmark = pytest.mark.django_db
 
@@ -130,9 +133,29 @@ def test_schema_and_offline_docs(client: Client) -> None:
 
 
 def test_the_schema_validates_with_no_warning(tmp_path: Any) -> None:
-    from django.core.management import call_command
-
     out = tmp_path / "schema.yaml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     schema = out.read_text()
     assert "tokenAuth" in schema and "/api/validate/" in schema and "/api/scenarios/run/" in schema
+
+
+def test_a_card_says_how_sure_its_facts_are(client: Client) -> None:
+    """A card's `provenance`: its set file's confidence, whether its name is uncertain, and
+    each stat with its own confidence: the Electro-Mento Hat's slot is guessed from "Hat"."""
+    call_command("load_catalog", str(FIXTURE_SETS / "munchkin-super.yaml"), stdout=StringIO())
+    _, body = get(client, "/api/cards/", q='set:munchkin-super !"Electro-Mento Hat"')
+    (hat,) = body["data"]
+    assert hat["slot"] == "headgear"
+    assert hat["provenance"] == {
+        "confidence": "low",
+        "name_uncertain": False,
+        "field_confidence": {"slot": "inferred"},
+    }
+    _, body = get(client, "/api/cards/", q='set:munchkin-super !"Baron Boron"')
+    assert body["data"][0]["provenance"] == {
+        "confidence": "low",
+        "name_uncertain": True,
+        "field_confidence": {},
+    }
+    schema = client.get("/api/schema/").content.decode()
+    assert "field_confidence" in schema and "inferred" in schema

@@ -19,6 +19,7 @@ from tests.reference import reference_file
 from validator.engine import (
     CardBase,
     Mate,
+    MonsterCard,
     NoPursuit,
     RunAway,
     SetDocument,
@@ -123,6 +124,50 @@ def test_the_reference_card_sources_are_kept_and_the_extra_ones_are_the_audits()
         sources = document.provenance[expected["name"]].sources
         assert sources[: len(expected["card_sources"])] == expected["card_sources"]
         assert set(sources[len(expected["card_sources"]) :]) <= AUDIT_SOURCES, expected["name"]
+
+
+def test_a_card_cites_the_rulebook_only_when_the_rulebook_names_it() -> None:
+    """rulebook-002 backs a card only when it names the card (the reference's
+    `named_in_rulebook`): the third audit found ten cards citing it for numbers the code
+    sources give (Boots of Running Really Fast, Stepladder, Tuba of Charm...)."""
+    document = _core()
+    named = {c["name"] for c in _reference()["cards"] if c.get("named_in_rulebook")}
+    citing = {name for name, p in document.provenance.items() if "rulebook-002" in p.cited()}
+    assert citing == named
+
+
+def test_every_tag_the_reference_gives_is_on_the_card() -> None:
+    """The reference's tags, in the language's spelling (`below_waist` is `below-waist`): the
+    Wand of Dowsing is a wand, the one Pit Bull's escape can take (third audit)."""
+    cards = {card.name: card for card in _core().cards}
+    missing = []
+    for expected in _reference()["cards"]:
+        wanted = {t.lower().replace("_", "-") for t in expected.get("tags") or []}
+        have = set(getattr(cards[expected["name"]], "tags", []))
+        missing += [f"{expected['name']}: {tag}" for tag in sorted(wanted - have)]
+    assert missing == []
+
+
+def test_the_leperchauns_neighbours_discard_what_they_pick() -> None:
+    """Its Bad Stuff: the players on the left and right each choose an item, which is discarded
+    (the Deluxe text, hawkinscm): nobody keeps it (third audit)."""
+    leperchaun = next(card for card in _core().cards if card.name == "Leperchaun")
+    assert isinstance(leperchaun, MonsterCard)
+    assert [e.model_dump(exclude_defaults=True) for e in leperchaun.bad_stuff] == [
+        {"type": "rivals_discard", "choosers": "left_then_right"}
+    ]
+
+
+def test_the_kneepads_dispute_cites_the_code_sources_not_the_rulebook() -> None:
+    """The rulebook names the Kneepads of Allure only in its sample character: neither reading
+    of whom they make help is its. hawkinscm reads any other player; fdask, only a player of
+    higher Level."""
+    provenance = _core().provenance["Kneepads of Allure"]
+    (dispute,) = provenance.disputed
+    readings = {r.text: r.sources for r in dispute.readings}
+    assert all("rulebook-002" not in sources for sources in readings.values())
+    assert readings["Any other player (the rule this card plays)."] == ["hawkinscm"]
+    assert "fdask" in readings["Only a player of higher Level than the wearer."]
 
 
 def _altered(change: Any) -> SetDocument:

@@ -175,3 +175,24 @@ def test_the_super_munchkin_fixtures_sources_are_on_its_card_page(client: Client
     confidence = raw["provenance"].get("confidence")
     words = {"high": "Sources agree", "low": "Unsure"}.get(confidence or "", "")
     assert words in text_of(html)
+
+
+@pytest.fixture
+def booty(db: None) -> None:
+    call_command("load_catalog", str(FIXTURE_SETS / "munchkin-booty.yaml"), stdout=io.StringIO())
+
+
+def test_a_slot_guessed_from_the_name_says_so(client: Client, booty: None) -> None:
+    """Thigh Boots are Footgear by their name alone (the reference's third audit): the page
+    says the slot is a guess, not a fact a source gives."""
+    html = provenance_section(page(client, "munchkin-booty", "Thigh Boots"))
+    guessed = re.search(r'data-testid="guessed-stat">(.*?)</p>', html, re.S)
+    assert guessed
+    assert text_of(guessed.group(1)) == (
+        "Slot guessed from the card's name: no source states it, so the printed card may differ."
+    )
+
+
+def test_a_card_with_no_guessed_stat_shows_no_guess(client: Client, booty: None) -> None:
+    html = provenance_section(page(client, "munchkin-booty", "Jellyfish"))
+    assert 'data-testid="guessed-stat"' not in html

@@ -1,10 +1,12 @@
 """The query language: the parser (no database) and its results on the real core set."""
 
+import io
 import json
 
 import pytest
 import yaml
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -25,7 +27,7 @@ from catalog.search.parser import (
 )
 from catalog.selectors import card_search
 from catalog.services import card_create, set_create
-from tests.conftest import CORE_SET
+from tests.conftest import CORE_SET, FIXTURE_SETS
 from tests.factories import monster_document
 
 
@@ -140,6 +142,27 @@ def test_queries_on_the_core_set(core_catalog: None, query: str, expected: set[s
     found, warnings = names(query)
     assert warnings == []
     assert set(found) == expected
+
+
+@pytestmark_db
+def test_is_inferred_finds_the_stats_guessed_from_a_name(db: None) -> None:
+    """The slots the reference guessed from the cards' names (its third audit) are stored as
+    guesses (`field_confidence: {slot: inferred}`), and `is:inferred` finds those cards."""
+    for code in ("munchkin-booty", "munchkin-spongebob", "munchkin-super"):
+        call_command("load_catalog", str(FIXTURE_SETS / f"{code}.yaml"), stdout=io.StringIO())
+    found, warnings = names("is:inferred")
+    assert warnings == []
+    assert set(found) == {
+        "Thigh Boots",
+        "Booty Boots",
+        "Spanish Helmet",
+        "Squeaky Boots",
+        "Glove World Hat",
+        "Kah-rah-tay Headgear",
+        "Electro-Mento Hat",
+    }
+    others, _ = names("slot:footgear not:inferred")
+    assert "Thigh Boots" not in others
 
 
 @pytestmark_db

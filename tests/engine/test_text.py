@@ -278,3 +278,71 @@ def test_a_fully_encoded_one_shot_without_a_bonus_is_not_provisional() -> None:
         }
     )
     assert rules_sentences(unknown_gold).provisional
+
+
+def test_kill_the_hireling_says_when_it_can_be_played_not_by_whom(core_set: Any) -> None:
+    """`requires: {in_play_anywhere: hireling}` asks for a Hireling on the table, whoever has
+    it, not for a kind of player: never "Playable only by anyone"."""
+    text = render_text(card_named(core_set, "Kill the Hireling"))
+    assert "Playable only while a Hireling is in play (anyone's)." in text
+    assert "only by anyone" not in text
+
+
+@pytest.mark.parametrize(
+    ("requires", "sentence"),
+    [
+        ({"race": "elf"}, "Playable only by an Elf."),
+        ({"any": [{"race": "elf"}, {"race": "dwarf"}]}, "Playable only by an Elf or a Dwarf."),
+        ({"in_play_anywhere": "ally"}, "Playable only while an Ally is in play (anyone's)."),
+        (
+            {"all": [{"race": "elf"}, {"in_play_anywhere": "hireling"}]},
+            "Playable only by an Elf and while a Hireling is in play (anyone's).",
+        ),
+        ({"monster_tag": "undead"}, "Playable only against an Undead monster."),
+    ],
+)
+def test_a_requirement_reads_as_who_or_when(requires: dict[str, Any], sentence: str) -> None:
+    card = parse_card(
+        {
+            "name": "Test Level",
+            "deck": "treasure",
+            "kind": "go_up_a_level",
+            "requires": requires,
+            "effects": [{"type": "gain_levels", "amount": 1}],
+            "encoding": {"status": "full"},
+        }
+    )
+    assert sentence in render_text(card)
+
+
+def test_tuba_of_charm_draws_its_treasure_face_down(core_set: Any) -> None:
+    """The Tuba's Treasure after an escape is drawn face down (sellesoft/card, fdask): the
+    encoding says so (`face_up: false`) and the text with it."""
+    text = render_text(card_named(core_set, "Tuba of Charm"))
+    assert "draw 1 Treasure face down" in text
+
+
+@pytest.mark.parametrize(
+    ("face_up", "ending"),
+    [
+        (True, "draw 2 Treasures face up"),
+        (False, "draw 2 Treasures face down"),
+        (None, "draw 2 Treasures"),
+    ],
+)
+def test_a_draw_says_face_up_or_down_only_when_the_card_does(
+    face_up: bool | None, ending: str
+) -> None:
+    draw: dict[str, Any] = {"type": "draw_treasures", "count": 2}
+    if face_up is not None:
+        draw["face_up"] = face_up
+    effect = TypeAdapter(Effect).validate_python(draw)
+    assert effect.describe(TextContext()).endswith(ending)
+
+
+def test_rivals_discard_says_nobody_keeps_what_is_picked(core_set: Any) -> None:
+    text = render_text(card_named(core_set, "Leperchaun"))
+    assert (
+        "Bad Stuff: The player on your left, then the one on your right, chooses one item you "
+        "have in play, which is discarded (nobody keeps it)." in text
+    )

@@ -142,9 +142,12 @@ def test_an_export_started_through_the_api_renders_with_the_registered_exporter(
     answer = api.get(started.json()["status_url"]).json()
     assert answer["status"] == "done" and len(made.calls) == 1
     download = api.get(answer["download"])
-    # Started without SITE_URL through the API: no base URL, so the image is named by file.
+    # Started without SITE_URL through the API: hosted at the request's address, as from the
+    # page (issue 36: it was named by file, unhosted).
     body = b"".join(download.streaming_content)  # type: ignore[attr-defined]
-    assert body == b"door-back.jpg\nNone"
+    sha = hashlib.sha256(HostingStandIn.image.content).hexdigest()
+    assert body.startswith(f"http://testserver/tts/sheets/{sha}.jpg\nNothing to upload".encode())
+    assert answer["images"] == "public" and answer["saved_object"]
 
 
 def test_a_failing_exporter_fails_the_export_saying_why(

@@ -32,6 +32,7 @@ from packs.models import Pack, PackSimulation, SimulationStatus
 from packs.plots import PLOTS, PLOTS_BY_SLUG
 from prints.background import STALE_AFTER
 from tests.conftest import FIXTURE_SETS
+from tests.engine.test_simulation_errors import CrashingOptions
 from validator.engine import CardBase, build_pack, load_set_file, pack_json, simulate
 
 IMMEDIATE = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
@@ -139,6 +140,60 @@ def test_simulate_prints_the_same_statistics_in_one_process_or_two(tmp_path: Pat
         reports.append(report)
     assert reports[0] == reports[1]
     assert sum(reports[0]["game_lengths"].values()) == 16
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_names_the_game_that_crashed_and_its_seed_in_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    # Issue 36: a game that crashed in a worker ended the command with the worker's traceback
+    # and, as the progress bar was drawn again at the interpreter's exit, a segmentation fault.
+    from packs.management.commands import simulate as command
+
+    pack_file = tmp_path / "core.pack.json"
+    pack_file.write_bytes(pack_json(pack_data("munchkin-core")))
+    monkeypatch.setattr(command, "Options", CrashingOptions)  # every game crashes at once
+    err = io.StringIO()
+    with pytest.raises(CommandError) as caught:
+        call_command(
+            "simulate", "--pack", str(pack_file), "--games", "6", "--seed", "3",
+            "--jobs", jobs, stderr=err,
+        )  # fmt: skip
+    assert str(caught.value) == (
+        "game 0 of the run with seed 3 (the game's seed 3000009) failed: "
+        "ZeroDivisionError: the options broke"
+    )
+    assert "Traceback" not in err.getvalue()
+    with pytest.raises(CommandError):
+        call_command(
+            "simulate", "--pack", str(pack_file), "--games", "2", "--jobs", jobs,
+            "--no-progress", "--traceback", stderr=err,
+        )  # fmt: skip
+    assert "Traceback" in err.getvalue() and "faster_play" in err.getvalue()
+
+
+def test_simulate_reports_the_bots_refused_moves_and_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from validator.engine import bots
+
+    pack_file = tmp_path / "core.pack.json"
+    pack_file.write_bytes(pack_json(pack_data("munchkin-core")))
+    # A bot that looks for trouble with a card it does not hold: refused, listed, skipped.
+    monkeypatch.setattr(
+        bots,
+        "beatable_monster",
+        lambda game, player: game.door_deck[-1] if game.door_deck else None,
+    )
+    out = io.StringIO()
+    with pytest.raises(CommandError, match=r"the rules refused \d+ move\(s\) the bots made"):
+        call_command(
+            "simulate", "--pack", str(pack_file), "--games", "2", "--jobs", "1",
+            "--no-progress", stdout=out,
+        )  # fmt: skip
+    text = out.getvalue()
+    assert "refused bot moves:" in text and "  ! game 0 (seed 1000003): turn " in text
+    assert "looks for trouble with" in text
 
 
 def test_simulate_refuses_a_number_of_processes_out_of_range() -> None:
@@ -324,6 +379,26 @@ def test_a_failing_simulation_stores_its_error_and_no_result(
     assert simulation.finished_at is not None
 
 
+def test_a_simulation_whose_game_crashed_names_the_game_and_its_seed(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pack = make_pack(alice)
+    simulation = PackSimulation.objects.create(pack=pack, games=8, players=4, seed=2)
+
+    def crashing(*args: Any, **kwargs: Any) -> Any:
+        return simulate(*args, options=CrashingOptions(), **kwargs)
+
+    monkeypatch.setattr(services, "simulate", crashing)
+    services.simulation_run(simulation_id=simulation.pk)
+    simulation.refresh_from_db()
+    assert simulation.status == SimulationStatus.FAILED
+    assert simulation.error == (
+        "SimulationError: game 0 of the run with seed 2 (the game's seed 2000006) failed: "
+        "ZeroDivisionError: the options broke"
+    )
+    assert simulation.result == {}
+
+
 def test_a_pack_that_does_not_load_fails_the_simulation(
     alice: User, immediate: None, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -499,6 +574,29 @@ def svg_elements(content: bytes) -> list[ET.Element]:
     root = ET.fromstring(content)
     assert root.tag == f"{SVG}svg"
     return list(root.iter())
+
+
+def test_the_detail_page_lists_bot_moves_the_rules_refused(
+    alice: User, client: Client, immediate: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    pack = make_pack(alice)
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("packs:simulation_start", kwargs={"pack_id": pack.pk}),
+            {"games": "2", "players": "3"},
+        )
+    simulation = PackSimulation.objects.get()
+    html = client.get(detail_url(simulation)).content.decode()
+    assert '<td data-testid="refused-bot-moves">0</td>' in html
+    assert 'data-testid="refusals"' not in html
+    # What a run whose bots tried a move the rules refuse stores (simulation.Stats.as_json).
+    refusal = "game 1 (seed 7000001): turn 3, P2 equip Electro-Mento Hat: usable only by a Mutant"
+    simulation.result = {**simulation.result, "refused_bot_moves": 1, "refusals": [refusal]}
+    simulation.save(update_fields=["result"])
+    html = client.get(detail_url(simulation)).content.decode()
+    assert '<td data-testid="refused-bot-moves">1</td>' in html
+    assert "P2 equip Electro-Mento Hat: usable only by a Mutant" in html
 
 
 def test_a_finished_simulation_shows_four_plots_that_are_clean_svg(

@@ -1,12 +1,17 @@
 """One mutant of the mutation tool planted in this test's engine, for the validator tests that
-show a rule broken in the engine fails the card whose check reads it."""
+show a rule broken in the engine fails the card whose check reads it; and a rule changed in the
+engine's source (`planted_in_source`), for the tests that show a stored verdict of other code is
+not reused."""
 
 import importlib
+import shutil
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
-from validator.checks import check_card
-from validator.engine import CardBase
+from validator.checks import VERDICT_SOURCES, check_card, reports
+from validator.engine import VALIDATOR_DIR, CardBase
 from validator.mutants.operators import mutants_of_module
 from validator.mutants.planting import function_object, plant
 from validator.mutants.suite import forget_caches
@@ -39,3 +44,42 @@ def assert_planted_bug_fails(card: CardBase, set_code: str, mutant_id: str, chec
         report = check_card(card, set_code)
     assert report.status == "fail"
     assert any(check in message for message in report.messages), report.messages
+
+
+@contextmanager
+def planted_in_source(
+    into: Path, module: str, function: str, old: str, new: str, *, hashed: bool = True
+) -> Iterator[Path]:
+    """A rule changed in the engine's *source*, as a deploy of the change would bring it: `old`
+    replaced by `new` in validator/engine/<module>.py, in a copy of the engine and the checks
+    made under `into`. The engine plays the changed `function` (its code swapped, as the
+    mutants are); `hashed`, the code a verdict is kept under is the copy's digest, as the new
+    code's own would be (else the digest is the real tree's: a change the key does not see).
+    Restored after; yields the changed file."""
+    copy = into / "validator"
+    for part in VERDICT_SOURCES:
+        shutil.copytree(
+            VALIDATOR_DIR / part, copy / part, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    path = copy / "engine" / f"{module.replace('.', '/')}.py"
+    source = path.read_text(encoding="utf-8")
+    assert source.count(old) == 1, f"{old!r} is not in {module} once"
+    path.write_text(source.replace(old, new), encoding="utf-8")
+    namespace: dict[str, object] = {"__name__": f"planted.{module}"}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    changed = namespace[function]
+    assert isinstance(changed, types.FunctionType)
+    live = function_object(importlib.import_module(f"validator.engine.{module}"), function)
+    original = live.__code__
+    forget_caches()
+    live.__code__ = changed.__code__
+    if hashed:
+        reports.VERDICT_ROOT = copy
+        reports.code_hash.cache_clear()
+    try:
+        yield path
+    finally:
+        live.__code__ = original
+        reports.VERDICT_ROOT = VALIDATOR_DIR
+        reports.code_hash.cache_clear()
+        forget_caches()

@@ -42,6 +42,28 @@ def test_a_crash_in_a_whole_game_fails_the_card(monkeypatch: pytest.MonkeyPatch)
     assert "the engine crashed (KeyError" in report.messages[-1]
 
 
+def test_a_bot_move_the_rules_refuse_fails_the_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Once a crash (issue 36: a bot equipping a hat only a Mutant may use), a refused bot move
+    # is now skipped and listed on the game: the whole-game check still fails the card for it.
+    from validator.engine import turn
+
+    original = turn.kick_door
+
+    def kick_door(game: Any, player: Any) -> Any:
+        card = original(game, player)
+        if card.name == "Net Troll":
+            game.bot_refusals.append(f"{player.name} equip Planted Hat: usable only by a Mutant")
+        return card
+
+    monkeypatch.setattr(turn, "kick_door", kick_door)
+    troll = [entry for entry in CORE if entry[1].name == "Net Troll"]
+    report = CardReport("munchkin-core", "Net Troll", "monster", "full", verified=True)
+    add_real_play([report], troll, CORE)
+    assert report.status == "fail" and not report.verified
+    assert "the rules refused a bot's move" in report.messages[-1]
+    assert "usable only by a Mutant" in report.messages[-1]
+
+
 @pytest.mark.parametrize(
     "mutant_id", ["state:SeededDie.roll:number:013ddeaf", "state:SeededDie.roll:number:d2514596"]
 )

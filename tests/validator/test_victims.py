@@ -30,15 +30,18 @@ CASES = [
     ("Insurance Salesman", "badstuff:_cheapest_payment:augmented:f8af6f47", "thirteen items"),
     ("Insurance Salesman", "badstuff:_cheapest_payment:branch:c11491b1", "thirteen items"),
     ("Insurance Salesman", "badstuff:_cheapest_payment:compare:248efe94", "thirteen items"),
-    # A taker of items takes an item, though a Treasure in hand is worth more (Leperchaun) ...
-    ("Leperchaun", "badstuff:_rivals_take:branch:cdcd3f57", "around a table of five"),
+    # A taker of items takes an item, though a Treasure in hand is worth more (Net Troll) ...
+    ("Net Troll", "badstuff:_rivals_take:branch:cdcd3f57", "around a table of five"),
+    # ... and the items the Leperchaun's neighbours pick are discarded, not kept by them.
+    ("Leperchaun", "badstuff:_rivals_discard:statement:e0c92747", "around a table of five"),
+    ("Leperchaun", "badstuff:_rivals_discard:statement:0dc27dea", "around a table of five"),
     # ... and a taker of Treasures takes no Door card (Hippogriff).
     ("Hippogriff", "badstuff:_rivals_take:compare:74e81e67", "only a Door card"),
     # Cheat! leaves play with the item it is on: it goes to the discards, it does not vanish.
     ("Drooling Slime", "badstuff:detach_item:branch:ac7f392b", "takes the Cheat! along"),
     ("Drooling Slime", "badstuff:detach_item:statement:3a1d5c94", "takes the Cheat! along"),
     # The dead receive no cards: a dead player neither takes its share nor loots a body ...
-    ("Hippogriff", "badstuff:_rivals_take:branch:64451968", "killed just before takes nothing"),
+    ("Hippogriff", "badstuff:_rivals:negation:6e3ec706", "killed just before takes nothing"),
     ("Bullrog", "badstuff:kill:boolean:de3e3134", "killed just before loots nothing"),
     # ... and a curse cast on the dead finds nothing more to take (the Level is kept).
     ("Curse! Lose Your Class", "badstuff:apply_outcomes:branch:67c49fb7", "victim killed"),

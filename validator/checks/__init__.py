@@ -17,10 +17,18 @@ scenario that caused it; the run goes on.
 from validator.checks.entry_points import check_card, check_cards, check_document
 from validator.checks.games import add_real_play, meet_in_games
 from validator.checks.language import LanguageCheck, check_language, language_checks
-from validator.checks.reports import SUMMARY_KEYS, CardReport, check_version, coverage
+from validator.checks.reports import (
+    SUMMARY_KEYS,
+    VERDICT_SOURCES,
+    CardReport,
+    check_version,
+    code_hash,
+    coverage,
+)
 
 __all__ = [
     "SUMMARY_KEYS",
+    "VERDICT_SOURCES",
     "CardReport",
     "LanguageCheck",
     "add_real_play",
@@ -29,6 +37,7 @@ __all__ = [
     "check_document",
     "check_language",
     "check_version",
+    "code_hash",
     "coverage",
     "language_checks",
     "meet_in_games",

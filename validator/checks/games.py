@@ -1,7 +1,7 @@
 """Whole games: the cards under test are kicked open first (Door cards) or dealt (Treasure
 cards), a few per seeded 4-player game played by the bots, and each report says whether its
-card was met in play. A crash or a broken invariant fails the card; the batch is replayed card
-by card to find the one that brings it on.
+card was met in play. A crash, a broken invariant or a bot's move the rules refuse fails the
+card; the batch is replayed card by card to find the one that brings it on.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def _play_batch(
         return set(), f"an invariant broke: {exc}"
     except Exception as exc:  # a crash is a finding about the cards in play, not a stop
         return set(), f"the engine crashed ({type(exc).__name__}: {exc})"
+    if game.bot_refusals:  # the bots misread a card: once a crash, still a finding
+        return set(), f"the rules refused a bot's move ({game.bot_refusals[0]})"
     # A forced Door card is met once drawn; a dealt Treasure once it has left the hand.
     undrawn = {c.uid for c in game.door_deck}
     in_hands = {c.uid for p in game.players for c in p.hand}

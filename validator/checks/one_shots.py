@@ -207,7 +207,7 @@ def level_card_checks(ctx: CheckContext, card: LevelCard) -> None:
     ):
         ctx.run(
             "refused when its condition fails",
-            played(3, [], 1, error="playable only by"),
+            played(3, [], 1, error="playable only"),
             covers=["requires"],
         )
     if card.requires is not None and card.requires.key == "in_play_anywhere":

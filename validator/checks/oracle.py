@@ -40,6 +40,7 @@ from validator.engine import (
     NotCondition,
     OthersPayValue,
     OutcomeBase,
+    RivalsDiscard,
     RivalsTake,
     Roll,
     SetLevel,
@@ -416,19 +417,40 @@ def _choose(effect: Choose, v: Victim, die: int) -> Outcome:
     return [s for option in effect.options for s in predict(option, v, die)]
 
 
-def _takers(effect: RivalsTake, seats: list[Seat]) -> list[int]:
+def _takers(which: str, seats: list[Seat]) -> list[int]:
+    """The seats a rivals_take's `takers` (or a rivals_discard's `choosers`) name, in order."""
     order = list(range(len(seats)))
-    if effect.takers == "left_then_right":
+    if which == "left_then_right":
         return order[:1] + order[-1:] if len(order) > 1 else order
-    if effect.takers == "highest_level":
+    if which == "highest_level":
         top = max(s.level for s in seats)
         return [i for i in order if seats[i].level == top]
-    return order if effect.takers == "each_other_from_left" else order[::-1]
+    return order if which == "each_other_from_left" else order[::-1]
+
+
+def _rivals_discard(effect: RivalsDiscard, v: Victim, die: int) -> Outcome:
+    # Each living chooser in turn picks `count` of the victim's items, which are discarded:
+    # every pick is allowed, and no one's hand grows (nobody keeps them).
+    states, acted = [v], False
+    for index in _takers(effect.choosers, v.others):
+        if v.others[index].dead:
+            continue
+        for _ in range(effect.count):
+            nxt: dict[tuple[Any, ...], Victim] = {}
+            for state in states:
+                options = [_without(state, [i]) for i in sorted(set(state.items))]
+                for option in options:
+                    nxt.setdefault(option.key(), option)
+                if not options:
+                    nxt.setdefault(state.key(), state)
+                acted = acted or bool(options)
+            states = list(nxt.values())
+    return states if acted else None
 
 
 def _rivals_take(effect: RivalsTake, v: Victim, die: int) -> Outcome:
     # Players tied for the highest Level take in an order the rules leave open: any is allowed.
-    takers = _takers(effect, v.others)
+    takers = _takers(effect.takers, v.others)
     orders = set(permutations(takers)) if effect.takers == "highest_level" else {tuple(takers)}
     out = [s for order in sorted(orders) for s in _take_in_turn(effect, v, order)]
     return out or None
@@ -543,6 +565,7 @@ OUTCOME_RULES: dict[type[OutcomeBase], Callable[[Any, Victim, int], Outcome]] = 
     Roll: _roll,
     Choose: _choose,
     RivalsTake: _rivals_take,
+    RivalsDiscard: _rivals_discard,
     OthersPayValue: _others_pay_value,
     StealItem: _steal_item,
     StealLevel: _steal_level,

@@ -1,20 +1,25 @@
-"""What a check run reports: each card's `CardReport`, the version reports are kept under
-(`check_version`: the engine's version and `CHECKS_VERSION`, raised by hand whenever a check
-changes what it reports), and the coverage summary per set and per kind (`coverage`, with the
-counts named in `SUMMARY_KEYS`).
+"""What a check run reports: each card's `CardReport`, what reports are kept under
+(`check_version`: a digest of the source that makes the verdicts, `code_hash`), and the
+coverage summary per set and per kind (`coverage`, with the counts named in `SUMMARY_KEYS`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
-from validator.engine import ENGINE_VERSION
+from validator.engine import ENGINE_VERSION, VALIDATOR_DIR, source_digest
 
-CHECKS_VERSION = "16"
+# Everything a verdict is made by, under VERDICT_ROOT: the engine that plays the card and the
+# checks that generate its scenarios and predict their results. The checks read no file (their
+# scenarios are built in memory, their reference cards are Python; the whole games are dealt
+# from the catalog's cards, passed in), so these sources are all of it.
+VERDICT_ROOT = VALIDATOR_DIR
+VERDICT_SOURCES = ("engine", "checks")
 
 
 @dataclass
@@ -54,9 +59,21 @@ class CardReport:
             self.failing_scenario = yaml.safe_dump(scenario, sort_keys=False, width=100)
 
 
+@functools.cache
+def code_hash() -> str:
+    """The digest (sha256, hex) of every Python file of the engine and the checks
+    (`VERDICT_SOURCES`): their paths and bytes, computed once per process."""
+    return source_digest(VERDICT_ROOT, VERDICT_SOURCES)
+
+
 def check_version() -> str:
-    """Reports are kept per (card document, engine version, checks version)."""
-    return f"{ENGINE_VERSION}+checks{CHECKS_VERSION}"
+    """What a stored report is kept under beside its card document: the code that made it.
+
+    `code_hash()` decides: any change to the engine or the checks is another key, so every card
+    is checked again by the new code and no verdict of the old code is read back as current;
+    nothing has to be raised by hand. ENGINE_VERSION before it is a label for people reading
+    the table (it lives in a hashed file, so it never changes without the digest)."""
+    return f"{ENGINE_VERSION}+{code_hash()}"
 
 
 SUMMARY_KEYS = ("cards", "full", "partial", "text_only", "verified", "failing")

@@ -251,7 +251,7 @@ def level_card_and_special_checks(ctx: CheckContext, card: LevelCard) -> None:
                 player("Rival", 5),
             ],
             "steps": [{"play": card.name, "by": "Hero"}],
-            "expect": {"error": "playable only by", "levels": {"Hero": 3}},
+            "expect": {"error": "playable only", "levels": {"Hero": 3}},
         },
     )
 

@@ -35,6 +35,7 @@ from validator.engine import (
     LoseItems,
     LoseLevels,
     OthersPayValue,
+    RivalsDiscard,
     RivalsTake,
 )
 
@@ -46,7 +47,7 @@ VICTIMS = {
 }
 # Outcomes whose result depends on the rest of the table: predicted on the tables of
 # `_table_runs`, not on the plain victims.
-TABLE_OUTCOMES = (RivalsTake, ChangeCharacterCard, OthersPayValue)
+TABLE_OUTCOMES = (RivalsTake, RivalsDiscard, ChangeCharacterCard, OthersPayValue)
 
 # A curse that kills, given inline, to have another player dead (until their next turn) when
 # the outcome comes: the dead receive no cards.
@@ -125,7 +126,7 @@ def _table_runs(
 ) -> None:
     walked = walk_effects(outcomes)
     covers = kinds_of(outcomes) if all(is_predictable(e) for e in outcomes) else []
-    if any(isinstance(e, RivalsTake) for e in walked):
+    if any(isinstance(e, RivalsTake | RivalsDiscard) for e in walked):
         # Five players: the neighbours, the highest Levels (two, tied) and the first two each
         # way round are different pairs; two items, two hand cards, three Treasures can go.
         # The Treasure in hand (the Ram) is worth more than either item: a taker of items

@@ -12,6 +12,7 @@ from validator.engine.cards import (
     CONDITION_TYPES,
     CONFIDENCES,
     EFFECT_TYPES,
+    FIELD_CONFIDENCES,
     KINDS,
     LANGUAGE_VERSION,
     NUMBER_LIMIT,
@@ -101,6 +102,7 @@ from validator.engine.cards import (
     RefusesCombat,
     RemoveMonster,
     ReplaceMonster,
+    RivalsDiscard,
     RivalsTake,
     Roll,
     RunAway,
@@ -175,7 +177,7 @@ from validator.engine.scenario import (
     scenario_game,
 )
 from validator.engine.setup import build_game
-from validator.engine.simulation import Stats, play_game, simulate
+from validator.engine.simulation import SimulationError, Stats, play_game, simulate
 from validator.engine.state import (
     CardInstance,
     Game,
@@ -215,7 +217,14 @@ from validator.engine.text import (
     unknown_stats,
 )
 from validator.engine.turn import equip, loot_room, sacrifice, sell, trade
-from validator.engine.version import ENGINE_VERSION
+from validator.engine.version import (
+    ENGINE_VERSION,
+    LANGUAGE_SOURCES,
+    VALIDATOR_DIR,
+    language_source_hash,
+    source_digest,
+    source_files,
+)
 
 __all__ = [
     "CARD_TYPES",
@@ -226,8 +235,10 @@ __all__ = [
     "EFFECT_GLOSSARY",
     "EFFECT_TYPES",
     "ENGINE_VERSION",
+    "FIELD_CONFIDENCES",
     "FIELD_LABELS",
     "KINDS",
+    "LANGUAGE_SOURCES",
     "LANGUAGE_VERSION",
     "MOVE_VERBS",
     "NUMBER_LIMIT",
@@ -236,6 +247,7 @@ __all__ = [
     "SEAT_KINDS",
     "TABLE_MAX_SEATS",
     "TABLE_MIN_SEATS",
+    "VALIDATOR_DIR",
     "Ability",
     "AddMonster",
     "AfterEscape",
@@ -333,6 +345,7 @@ __all__ = [
     "RefusesCombat",
     "RemoveMonster",
     "ReplaceMonster",
+    "RivalsDiscard",
     "RivalsTake",
     "Roll",
     "RuleViolation",
@@ -344,6 +357,7 @@ __all__ = [
     "SetDocument",
     "SetLevel",
     "SexIs",
+    "SimulationError",
     "Slot",
     "SourceRef",
     "Stats",
@@ -379,6 +393,7 @@ __all__ = [
     "format_path",
     "gold_label",
     "json_depth",
+    "language_source_hash",
     "legal_moves",
     "library_from_set_files",
     "line_for",
@@ -413,6 +428,8 @@ __all__ = [
     "signed",
     "simulate",
     "slot_label",
+    "source_digest",
+    "source_files",
     "table_scenario",
     "table_view",
     "trade",

@@ -26,6 +26,7 @@ from validator.engine.combat_specials import (
     end_if_empty,
     monster_named,
 )
+from validator.engine.legality import checks_passed
 from validator.engine.state import (
     CardInstance,
     Game,
@@ -144,13 +145,13 @@ def use_ability(
     removals = [e for e in ability.effects if isinstance(e, RemoveMonster)]
     if removals and combat is not None:
         monster_named(combat, target_monster)
+    checks_passed(game)  # then pay, and apply
     if ability.timing == "on_draw":
         # Paid once the card is taken, so the payment is not what gets taken.
         player.pending_discards = list(discards)
         player.draw_from_discard = True
         game.note(f"{player.name} will use {ability.name}")
         return
-    # Pay, then apply.
     for card in discards:
         _pay_with(game, player, card)
     if combat is not None:
@@ -229,6 +230,7 @@ def _theft(
     if id(card) not in _payable(player, source):
         raise RuleViolation(f"{card.name} is not a card {player.name} may discard for Theft")
     needed = max(2, 5 - _theft_sources(player))
+    checks_passed(game)
     _pay_with(game, player, card)
     roll = game.roll(player)
     game.note(f"{player.name} tries Theft: rolls {roll}, needs {needed}")
@@ -242,4 +244,5 @@ def discard_character_card(game: Game, player: Player, card: CardInstance) -> No
     """Any time, even in combat: "I don't want to be a Wizard any more"."""
     if card not in player.character:
         raise RuleViolation(f"{player.name} has no {card.name} in play")
+    checks_passed(game)
     discard_character(game, player, card)

@@ -29,6 +29,7 @@ from validator.engine.cards import (
     LoseLevels,
     OthersPayValue,
     OutcomeBase,
+    RivalsDiscard,
     RivalsTake,
     Roll,
     SetLevel,
@@ -337,8 +338,8 @@ def _apply_one(
         victim.sex = "female" if victim.sex == "male" else "male"
         game.note(f"{victim.name} is now {victim.sex}")
         return True
-    if isinstance(effect, RivalsTake):
-        return _rivals_take(game, victim, effect)
+    if isinstance(effect, RivalsTake | RivalsDiscard):
+        return _rivals_act(game, victim, effect)
     if isinstance(effect, Roll):
         result = game.roll(victim)
         face = max(1, min(6, result))
@@ -443,22 +444,49 @@ def _cheapest_payment(items: Sequence[CardInstance], amount: int) -> list[CardIn
     return best_set
 
 
-def _rivals_take(game: Game, victim: Player, effect: RivalsTake) -> bool:
-    if effect.takers == "left_then_right":
+def _rivals(game: Game, victim: Player, which: str) -> list[Player]:
+    """The other players a rivals_take or rivals_discard names, in the order they act; the
+    dead are left out (they receive no cards and choose nothing)."""
+    if which == "left_then_right":
         left, right = game.neighbours(victim)
-        takers = [left] if left is right else [left, right]
-    elif effect.takers == "highest_level":
+        rivals = [left] if left is right else [left, right]
+    elif which == "highest_level":
         others = game.others(victim)
         top = max((p.level for p in others), default=0)
-        takers = [p for p in others if p.level == top]
-    elif effect.takers == "each_other_from_left":
-        takers = game.others(victim, "left")
+        rivals = [p for p in others if p.level == top]
+    elif which == "each_other_from_left":
+        rivals = game.others(victim, "left")
     else:
-        takers = game.others(victim, "right")
+        rivals = game.others(victim, "right")
+    return [p for p in rivals if not p.dead]
+
+
+def _rivals_act(game: Game, victim: Player, effect: RivalsTake | RivalsDiscard) -> bool:
+    """Other players take something of the victim's, or choose what the victim discards."""
+    if isinstance(effect, RivalsTake):
+        return _rivals_take(game, victim, effect)
+    return _rivals_discard(game, victim, effect)
+
+
+def _rivals_discard(game: Game, victim: Player, effect: RivalsDiscard) -> bool:
+    """Each rival in turn chooses items of the victim's, which go to the discard pile."""
+    discarded = False
+    for chooser in _rivals(game, victim, effect.choosers):
+        for _ in range(effect.count):
+            pool = list(victim.items)
+            if not pool:
+                return discarded
+            pick = game.chooser.item_to_discard_for(game, chooser, victim, pool)
+            take_card(game, victim, pick)
+            game.discard(pick)
+            discarded = True
+            game.note(f"{chooser.name} has {victim.name} discard {pick.name}")
+    return discarded
+
+
+def _rivals_take(game: Game, victim: Player, effect: RivalsTake) -> bool:
     took = False
-    for taker in takers:
-        if taker.dead:
-            continue
+    for taker in _rivals(game, victim, effect.takers):
         for _ in range(effect.count):
             if effect.what == "item":
                 pool = list(victim.items)

@@ -4,13 +4,23 @@ The bots are deliberately plain: they fight when they are likely to win, ask for
 bribe with a share of the Treasure, play enhancers and curses on the leader, sell items for
 levels, use Go Up a Level cards and give charity. They exist to exercise every rule and card in
 real play, and to measure the engine, not to play well.
+
+Whether a move is legal is the engine's to say (`surely_refused`, a shortcut, is held to it by
+tests/engine/test_engine_speed.py), not written again here: a move the bots try
+(`tried`: a card, a sale, help, a bribe) is asked of the engine first in a game checked after
+every move (legality.refusal: the move's own checks, run up to where it would change the game),
+and made at once otherwise (it checks everything before it changes anything: the same game).
+A move the bots decided on by their own reasoning (`decided`: the turn's steps, equipment) and
+the rules refuse, or one allowed when asked and refused when made, is a bug of the bots: listed
+on the game (`Game.bot_refusals`, the simulation's refused bot moves) and skipped, never a
+crash.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from contextlib import suppress
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from validator.engine import abilities, turn
 from validator.engine.cards import (
@@ -30,6 +40,7 @@ from validator.engine.cards import (
 from validator.engine.combat import offer_help, resolve
 from validator.engine.combat_specials import bribe, chase_away, decline, monster_named
 from validator.engine.invariants import InvariantViolation, InvariantWatch
+from validator.engine.legality import refusal
 from validator.engine.state import (
     WINNING_LEVEL,
     CardInstance,
@@ -52,8 +63,82 @@ from validator.engine.strength import (
     side_member_strength,
     side_strength,
     side_wins_ties,
+    usable_by,
 )
 from validator.engine.turn import SINGLE_SLOTS
+
+
+class GameStuck(Exception):
+    """A move the turn cannot go on without was refused (listed in `Game.bot_refusals`): the
+    game stops there."""
+
+
+def tried(
+    game: Game,
+    player: Player,
+    what: str,
+    card: CardInstance | None,
+    move: Callable[..., object],
+    *args: Any,
+    **kwargs: Any,
+) -> bool:
+    """Make `move(*args, **kwargs)` if the rules allow it now; False (nothing changed) if they
+    do not. In a game checked after every move the engine is asked first (legality.refusal),
+    and a move it allowed and then refused all the same is listed as refused; otherwise the
+    move is simply made: it checks everything before it changes anything, so the game is the
+    same either way, at half the cost of the checks."""
+    if game.check_every_move:
+        if refusal(game, move, *args, **kwargs) is not None:
+            return False
+        return _made(game, player, what, card, move, args, kwargs)
+    try:
+        move(*args, **kwargs)
+    except RuleViolation:
+        return False
+    return True
+
+
+def decided(
+    game: Game,
+    player: Player,
+    what: str,
+    card: CardInstance | None,
+    move: Callable[..., object],
+    *args: Any,
+    **kwargs: Any,
+) -> bool:
+    """Make a move the bot has found legal by its own reasoning (a turn's steps, an item it may
+    use): the move checks everything before it changes anything, so it is made at once rather
+    than asked about first. A refusal is a bug of the bots: listed on the game, and nothing
+    changed (False)."""
+    return _made(game, player, what, card, move, args, kwargs, asked=False)
+
+
+def _made(
+    game: Game,
+    player: Player,
+    what: str,
+    card: CardInstance | None,
+    move: Callable[..., object],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    *,
+    asked: bool = True,
+) -> bool:
+    try:
+        move(*args, **kwargs)
+    except RuleViolation as exc:
+        # Allowed when asked and refused when made, the trial and the move disagree: the
+        # engine's bug (a check after its checks_passed).
+        refused(game, player, what, card, f"{exc} (allowed when asked)" if asked else str(exc))
+        return False
+    return True
+
+
+def refused(game: Game, player: Player, what: str, card: CardInstance | None, reason: str) -> None:
+    """List a bot's move the rules refused on the game (`Game.bot_refusals`)."""
+    named = f" {card.name}" if card is not None else ""
+    game.bot_refusals.append(f"turn {game.turn_number}, {player.name} {what}{named}: {reason}")
 
 
 class FightTally(Protocol):
@@ -77,22 +162,11 @@ def arrange(game: Game, player: Player) -> None:
                 break  # a level card is kept for later: no level may win the game
             if how in _REFUSALS_TOLD and surely_refused(game, player, card, how):
                 break  # the rules would refuse it and change nothing: not worth wording why
-            try:
-                if how == "character":
-                    if not player.axis_cards(card.kind):
-                        turn.play(game, player, card)
-                elif how == "follower":
-                    if not player.followers:
-                        turn.play(game, player, card)
-                elif how == "item":
-                    _play_item(game, player, card)
-                elif how == "level":
-                    if player.level < WINNING_LEVEL - 1:
-                        turn.play(game, player, card)
-                else:
-                    turn.play(game, player, card)
-            except RuleViolation:
-                pass
+            if how == "character" and player.axis_cards(card.kind):
+                break  # a first Race, Class... only: a second would take the first's place
+            if how == "follower" and player.followers:
+                break  # a first follower only
+            tried(game, player, "plays", card, turn.play, game, player, card)
             break
     if own_turn:
         _improve_equipment(game, player)
@@ -158,34 +232,33 @@ def surely_refused(game: Game, player: Player, card: CardInstance, how: str) -> 
     return False
 
 
-def _play_item(game: Game, player: Player, card: CardInstance) -> None:
-    if card.big:  # is_big of its definition, read once when the card was made
-        turn.check_can_hold(player, card)
-    turn.play(game, player, card)
-
-
 def _improve_equipment(game: Game, player: Player) -> None:
+    """Equip the carried items that help, best first; in a slot that holds one item (a hat, an
+    armor...), one that helps more takes the place of a worse one, the worse carried."""
     if not player.carried:
         return
     # A card's `bonus` is item_bonus of its definition, read once when the card was made.
     for item in sorted(player.carried, key=lambda c: -c.bonus):
         if item.bonus <= 0 or not is_item(item.card):
             continue
-        if turn.can_equip(game, player, item):
-            turn.equip(game, player, item)
+        if turn.can_equip(game, player, item):  # what turn.equip checks of the item
+            decided(game, player, "equips", item, turn.equip, game, player, item)
             continue
         slot = item.slot
+        # The swap frees the slot, and the item must be one the player may use (a Wizard's
+        # hat is no use to a Dwarf): otherwise nothing changes. The item taken off may be one
+        # the player can no longer use (its Class lost), and could not be equipped again.
+        if slot not in SINGLE_SLOTS or not usable_by(game, player, item):
+            continue
         worse = [
             e
             for e in player.equipped
             if e.slot == slot and e.bonus < item.bonus and e.uid not in player.cheats
         ]
-        if worse and slot in SINGLE_SLOTS:
-            turn.unequip(game, player, worse[0])
-            if turn.can_equip(game, player, item):
-                turn.equip(game, player, item)
-            else:
-                turn.equip(game, player, worse[0])
+        if worse and decided(
+            game, player, "unequips", worse[0], turn.unequip, game, player, worse[0]
+        ):
+            decided(game, player, "equips", item, turn.equip, game, player, item)
 
 
 def _sell(game: Game, player: Player) -> None:
@@ -213,8 +286,7 @@ def _sell(game: Game, player: Player) -> None:
         if value >= 1000:
             break
     if player.level + value // 1000 < WINNING_LEVEL:
-        with suppress(RuleViolation):
-            turn.sell(game, player, chosen)
+        tried(game, player, "sells", None, turn.sell, game, player, chosen)
 
 
 _PRICES: dict[int, tuple[CardBase, int]] = {}
@@ -319,11 +391,9 @@ def _curse_the_leader(game: Game, player: Player) -> None:
         return
     facts = FACTS
     for card in list(player.hand):
-        if facts[card].curse:
-            try:
-                turn.play(game, player, card, target_player=target)
-            except RuleViolation:
-                continue
+        if facts[card].curse and tried(
+            game, player, "curses", card, turn.play, game, player, card, target_player=target
+        ):
             check(game)
             return
 
@@ -373,11 +443,12 @@ def _fight(game: Game, stats: FightTally) -> None:
     # The strengths the bots reckoned, when no move came after: resolving them again would
     # give the same numbers.
     known = _RECKONED.get(id(game))
+    reckoned = None
     if known is not None and known[0] is game and known[1] is combat:
-        outcome = resolve(game, (known[2], known[3]))
-    else:
-        outcome = resolve(game)
-    if outcome == "won":
+        reckoned = (known[2], known[3])
+    if not decided(game, combat.fighter, "resolves the fight", None, resolve, game, reckoned):
+        raise GameStuck("the fight could not be resolved")
+    if combat.outcome == "won":
         for name in names:
             stats.beaten[name] += 1
     check(game)
@@ -427,15 +498,15 @@ def _optional_exits(game: Game, combat: Combat) -> None:
             named = monster_named(combat, name).monster  # the monster the moves would pick
         except RuleViolation:
             continue
-        for action, allowed_by in ((decline, MayDecline), (chase_away, ChaseAway)):
-            if not effects_of(named, allowed_by):
-                continue
-            try:
-                action(game, fighter, name)
+        for action, allowed_by, what in (
+            (decline, MayDecline, "walks past"),
+            (chase_away, ChaseAway, "chases away"),
+        ):
+            if effects_of(named, allowed_by) and tried(
+                game, fighter, f"{what} {name}", None, action, game, fighter, name
+            ):
                 check(game)
                 break
-            except RuleViolation:
-                continue
         if game.combat is not combat:
             return
     if game.combat is combat and combat.monsters and not _winning(game, combat):
@@ -447,12 +518,19 @@ def _optional_exits(game: Game, combat: Combat) -> None:
         for item in sorted(fighter.items, key=gold_value_of):
             if item.gold < needed:
                 continue  # refused: worth less than the monster asks
-            try:
-                bribe(game, fighter, item, first.name)
+            if tried(
+                game,
+                fighter,
+                f"bribes {first.name} with",
+                item,
+                bribe,
+                game,
+                fighter,
+                item,
+                first.name,
+            ):
                 check(game)
                 return
-            except RuleViolation:
-                continue
 
 
 def _interfere(game: Game, combat: Combat) -> None:
@@ -465,21 +543,23 @@ def _interfere(game: Game, combat: Combat) -> None:
         if rival.dead or game.combat is not combat or not _winning(game, combat):
             continue
         for card in list(rival.hand):
-            definition = card.card
-            try:
-                if FACTS[card].spoils:
-                    turn.play(game, rival, card, target_monster=combat.monsters[0].monster.name)
-                elif definition.name == "Wandering Monster":
-                    monster = next((c for c in rival.hand if isinstance(c.card, MonsterCard)), None)
-                    if monster is None:
-                        continue
-                    turn.play(game, rival, card, with_card=monster)
-                else:
+            if FACTS[card].spoils:
+                target = combat.monsters[0].monster.name
+                made = tried(
+                    game, rival, "plays", card, turn.play, game, rival, card, target_monster=target
+                )
+            elif card.card.name == "Wandering Monster":
+                monster = next((c for c in rival.hand if isinstance(c.card, MonsterCard)), None)
+                if monster is None:
                     continue
-            except RuleViolation:
+                made = tried(
+                    game, rival, "plays", card, turn.play, game, rival, card, with_card=monster
+                )
+            else:
                 continue
-            check(game)
-            break
+            if made:
+                check(game)
+                break
 
 
 def _strengthens_monsters(definition: CardBase) -> bool:
@@ -501,11 +581,8 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
         for card in sorted(available, key=lambda c: -c.bonus):
             if game.combat is not combat or _winning(game, combat):
                 break
-            try:
-                turn.play(game, player, card)
+            if tried(game, player, "plays", card, turn.play, game, player, card):
                 check(game)
-            except RuleViolation:
-                continue
     for source in list(player.character):
         for ability in getattr(source.card, "abilities", []):
             if game.combat is not combat or _winning(game, combat):
@@ -530,11 +607,20 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
             if not spare:
                 continue
             n = min(len(spare), cost.discard_up_to or cost.discard)
-            try:
-                abilities.use_ability(game, player, source, ability.slug, discards=spare[:n])
+            use = abilities.use_ability
+            if tried(
+                game,
+                player,
+                "uses",
+                source,
+                use,
+                game,
+                player,
+                source,
+                ability.slug,
+                discards=spare[:n],
+            ):
                 check(game)
-            except RuleViolation:
-                continue
 
 
 def _ask_for_help(game: Game, combat: Combat) -> None:
@@ -557,11 +643,9 @@ def _ask_for_help(game: Game, combat: Combat) -> None:
     if helper is None or strongest < gap:
         return
     treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
-    try:
-        offer_help(game, helper, treasures=max(1, treasures // 2))
-    except RuleViolation:
-        return
-    check(game)
+    share = max(1, treasures // 2)
+    if tried(game, helper, "helps", None, offer_help, game, helper, treasures=share):
+        check(game)
 
 
 def play_turn(game: Game, stats: FightTally) -> None:
@@ -573,28 +657,35 @@ def play_turn(game: Game, stats: FightTally) -> None:
     _curse_the_leader(game, player)
     check(game)
     if not game.can_draw("door"):
-        turn.end_turn(game)
+        _end_turn(game, player)
         return
-    turn.kick_door(game, player)
-    check(game)
+    if decided(game, player, "kicks open the door", None, turn.kick_door, game, player):
+        check(game)
     if game.combat is not None:
         _fight(game, stats)
     elif game.phase == "kicked" and not game.fought_this_turn and game.winner is None:
         monster = beatable_monster(game, player)
-        if monster is not None:
-            turn.look_for_trouble(game, player, monster)
+        trouble = turn.look_for_trouble
+        if monster is not None and decided(
+            game, player, "looks for trouble with", monster, trouble, game, player, monster
+        ):
             check(game)
             if game.combat is not None:
                 _fight(game, stats)
         elif game.can_draw("treasure" if game.options.faster_play else "door"):
-            turn.loot_room(game, player)
+            decided(game, player, "loots the room", None, turn.loot_room, game, player)
     if game.winner is not None:
         return
     arrange(game, player)
     _sell(game, player)
     check(game)
-    turn.end_turn(game)
+    _end_turn(game, player)
     check(game)
+
+
+def _end_turn(game: Game, player: Player) -> None:
+    if not decided(game, player, "ends the turn", None, turn.end_turn, game):
+        raise GameStuck("the turn could not end")
 
 
 def beatable_monster(game: Game, player: Player) -> CardInstance | None:

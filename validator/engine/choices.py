@@ -45,6 +45,13 @@ class DefaultChooser:
     ) -> CardInstance:
         return max(candidates, key=card_worth)
 
+    def item_to_discard_for(
+        self, game: Game, chooser: Player, victim: Player, candidates: Sequence[CardInstance]
+    ) -> CardInstance:
+        """A rival's pick of the victim's items to be discarded (the Leperchaun's neighbours):
+        the one worth most to the victim."""
+        return max(candidates, key=card_worth)
+
     def option(self, game: Game, player: Player, options: Sequence[Sequence[EffectBase]]) -> int:
         def cost(option: Sequence[EffectBase]) -> int:
             total = 0

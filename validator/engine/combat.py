@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from validator.engine.badstuff import change_level, declare_winner, receive_drawn
 from validator.engine.cards import ExtraLevels, ExtraTreasures, ForceHelp, HelperLevels, NoHelp
+from validator.engine.legality import checks_passed
 from validator.engine.runaway import RunResult, run_away
 from validator.engine.state import (
     WINNING_LEVEL,
@@ -70,6 +71,7 @@ def offer_help(
         gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
         if fighter.level + gained >= WINNING_LEVEL:
             raise RuleViolation("no one can be forced to help in a fight for the win")
+    checks_passed(game)
     combat.helper = helper
     combat.helper_treasures = treasures
     combat.helper_picks_first = picks_first
@@ -86,6 +88,7 @@ def resolve(game: Game, reckoned: tuple[int, int] | None = None) -> str:
     out on the table as it is now (the bots weigh every fight before it ends); without it they
     are worked out here."""
     combat = require_combat(game)
+    checks_passed(game)
     # Reckoned once: both strengths are recorded and decide the outcome.
     ours, theirs = reckoned or (side_strength(game, combat), monsters_strength(game, combat))
     combat.last_side_strength, combat.last_monster_strength = ours, theirs

@@ -5,6 +5,7 @@ from __future__ import annotations
 from validator.engine.badstuff import apply_outcomes, detach_item, take_card
 from validator.engine.cards import BeforeCombat, Bribe, ChaseAway, MayDecline, RefusesCombat
 from validator.engine.combat import resolve
+from validator.engine.legality import checks_passed
 from validator.engine.state import (
     CardInstance,
     Combat,
@@ -108,6 +109,7 @@ def decline(game: Game, player: Player, monster_name: str | None = None) -> None
     for effect in effects:
         if effect.unless is not None and holds(effect.unless, player, game, combat):
             raise RuleViolation(f"{monster.name} says {effect.unless.phrase()} must fight it")
+    checks_passed(game)
     remove_monster(game, combat, monster, treasures=False)
     end_if_empty(game, combat)
 
@@ -129,6 +131,7 @@ def bribe(game: Game, player: Player, item: CardInstance, monster_name: str | No
             f"{monster.name} wants an item worth {needed} Gold or more; "
             f"{item.name} is worth {gold_value(item.card)}"
         )
+    checks_passed(game)
     if item in player.hand:
         player.hand.remove(item)
     else:
@@ -149,5 +152,6 @@ def chase_away(game: Game, player: Player, monster_name: str | None = None) -> N
     ]
     if not effects:
         raise RuleViolation(f"{player.name} cannot chase {monster.name} away")
+    checks_passed(game)
     remove_monster(game, combat, monster, treasures=effects[0].treasures)
     end_if_empty(game, combat)

@@ -1,18 +1,26 @@
 """Runs of whole games played by the bots (validator/engine/bots.py), seeded, in one process or
-several, with the invariants checked after every move; `Stats` is what a run measured."""
+several, with the invariants checked after every move; `Stats` is what a run measured.
+
+A game that breaks an invariant is counted and the run goes on; a bot's move the rules refused
+is counted (`refused_bot_moves`) and skipped; a game that crashes (an exception of the engine)
+stops the run with a `SimulationError` naming the game, its seed and the error, whichever
+process played it.
+"""
 
 from __future__ import annotations
 
 import multiprocessing
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 from validator.engine import turn
-from validator.engine.bots import check, forget_reckoning, play_turn
+from validator.engine.bots import GameStuck, check, forget_reckoning, play_turn
 from validator.engine.cards import CardBase
 from validator.engine.invariants import InvariantViolation, check_invariants
 from validator.engine.setup import MAX_TURNS, build_game
@@ -35,6 +43,10 @@ class Stats:
     unfinished: int = 0
     invariant_violations: int = 0
     violations: list[str] = field(default_factory=list)
+    # Moves the bots made that the rules refused (a bug of the bots, skipped): how many, and
+    # the first REPORTED of them with their game.
+    refused_bot_moves: int = 0
+    refusals: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def merge(self, other: Stats) -> None:
@@ -48,6 +60,14 @@ class Stats:
         self.unfinished += other.unfinished
         self.invariant_violations += other.invariant_violations
         self.violations += other.violations
+        self.refused_bot_moves += other.refused_bot_moves
+        self.refusals = (self.refusals + other.refusals)[:REPORTED]
+
+    def count_refusals(self, refusals: Sequence[str], where: str) -> None:
+        """Count a game's refused bot moves (`Game.bot_refusals`), keeping the first few."""
+        self.refused_bot_moves += len(refusals)
+        room = REPORTED - len(self.refusals)
+        self.refusals += [f"{where}{r}" for r in refusals[: max(0, room)]]
 
     def as_json(self) -> dict[str, Any]:
         """The report: JSON types only, keys in a fixed order (histogram keys are strings of
@@ -66,7 +86,9 @@ class Stats:
                 name: {"fought": self.fought[name], "beaten": self.beaten[name]}
                 for name in sorted(self.fought)
             },
-            "violations": self.violations[:20],
+            "violations": self.violations[:REPORTED],
+            "refused_bot_moves": self.refused_bot_moves,
+            "refusals": self.refusals[:REPORTED],
             "players": self.players,
             "game_lengths": {str(k): lengths[k] for k in sorted(lengths)},
             "levels_per_turn": {
@@ -76,17 +98,46 @@ class Stats:
         }
 
 
-def play_game(game: Game, stats: Stats, max_turns: int = MAX_TURNS) -> None:
-    """Play one game to a winner (or the turn limit), checking invariants after every move."""
-    turn.begin_turn(game)
-    check(game)
+REPORTED = 20  # refused moves and broken invariants listed in a report (all are counted)
+
+
+class SimulationError(Exception):
+    """A game of a run crashed: which one (its number in the run and its own seed) and why.
+    `detail` holds the traceback where the game was played (another process, maybe)."""
+
+    def __init__(self, message: str, game: int | None = None, seed: int | None = None) -> None:
+        super().__init__(message)
+        self.game = game
+        self.seed = seed
+        self.detail = ""
+
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses from a worker process whole
+        return (SimulationError, (str(self), self.game, self.seed), {"detail": self.detail})
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of a run's game number `index` (from 0): the same in any number of processes."""
+    return seed * 1_000_003 + index
+
+
+def play_game(game: Game, stats: Stats, max_turns: int = MAX_TURNS, *, where: str = "") -> None:
+    """Play one game to a winner (or the turn limit), checking invariants after every move.
+    The bots' refused moves are counted in `stats`, each listed after `where`; a game the
+    bots cannot go on with (GameStuck) ends there, unfinished."""
     levels_per_turn = stats.levels_per_turn
-    while game.winner is None and game.turn_number <= max_turns:
-        player = game.active_player
-        before = player.level
-        play_turn(game, stats)
-        levels_per_turn[player.level - before] += 1
-    forget_reckoning(game)
+    try:
+        turn.begin_turn(game)
+        check(game)
+        while game.winner is None and game.turn_number <= max_turns:
+            player = game.active_player
+            before = player.level
+            play_turn(game, stats)
+            levels_per_turn[player.level - before] += 1
+    except GameStuck:
+        pass  # its refused move is listed with the others
+    finally:
+        forget_reckoning(game)
+        stats.count_refusals(game.bot_refusals, where)
     stats.games += 1
     stats.turns.append(game.turn_number)
     if game.winner is None:
@@ -138,20 +189,17 @@ class _GamePlan:
     def play(self, indexes: Iterable[int], on_game: Callable[[int], None] | None = None) -> Stats:
         stats = Stats(players=self.players)
         for index in indexes:
-            game = build_game(
-                self.cards,
-                players=self.players,
-                seed=self.seed * 1_000_003 + index,
-                options=self.options,
-            )
-            game.check_every_move = self.check_every_move
+            seed = game_seed(self.seed, index)
             try:
-                play_game(game, stats)
+                game = build_game(self.cards, players=self.players, seed=seed, options=self.options)
+                game.check_every_move = self.check_every_move
+                play_game(game, stats, where=f"game {index} (seed {seed}): ")
             except InvariantViolation as exc:
-                forget_reckoning(game)
                 stats.games += 1
                 stats.invariant_violations += 1
                 stats.violations.append(f"game {index}: {exc}")
+            except Exception as exc:
+                raise self.failure(index, exc) from exc
             if not self.check_every_move:
                 problems = check_invariants(game)
                 if problems:
@@ -160,6 +208,18 @@ class _GamePlan:
             if on_game is not None:
                 on_game(index)
         return stats
+
+    def failure(self, index: int, exc: Exception) -> SimulationError:
+        """The error of a run whose game `index` raised `exc`."""
+        seed = game_seed(self.seed, index)
+        error = SimulationError(
+            f"game {index} of the run with seed {self.seed} (the game's seed {seed}) failed: "
+            f"{type(exc).__name__}: {exc}",
+            index,
+            seed,
+        )
+        error.detail = "".join(traceback.format_exception(exc))
+        return error
 
 
 # The plan of the run a worker process serves, set once by the pool's initializer so that the
@@ -196,9 +256,32 @@ def _simulate_in_processes(
         initargs=(plan,),
     ) as pool:
         futures = [pool.submit(_worker_play, first, stop) for first, stop in batches]
-        for (first, stop), future in zip(batches, futures, strict=True):
-            merged.merge(future.result())  # in game order, whatever order they finished
-            if on_game is not None:
-                for index in range(first, stop):
-                    on_game(index)
+        try:
+            for (first, stop), future in zip(batches, futures, strict=True):
+                # In game order, whatever order they finished.
+                merged.merge(_batch_result(future, first, stop, plan.seed))
+                if on_game is not None:
+                    for index in range(first, stop):
+                        on_game(index)
+        except BaseException:
+            # The games not begun are not played; the pool's processes end before the error
+            # (or an interruption) goes on, so nothing is left running behind it.
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     return merged
+
+
+def _batch_result(future: Future[Stats], first: int, stop: int, seed: int) -> Stats:
+    """A batch's statistics, or a SimulationError naming its game that failed (any game of
+    the batch, when its process died without saying which)."""
+    try:
+        return future.result()
+    except SimulationError as exc:
+        exc.__cause__ = None  # its detail holds the worker's traceback
+        raise
+    except BrokenProcessPool as exc:
+        raise SimulationError(
+            f"the process playing games {first} to {stop - 1} of the run with seed {seed} "
+            f"(the games' seeds {game_seed(seed, first)} to {game_seed(seed, stop - 1)}) "
+            f"ended abruptly: {exc}"
+        ) from None

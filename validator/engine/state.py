@@ -305,6 +305,10 @@ class Game:
     # Who answers the choices the rules leave to players (choices.DefaultChooser, or a bot's):
     # given by whoever sets up the game (setup.deal, the scenario runner).
     chooser: Any = None
+    # True while a move is only asked about (legality.refusal): it stops where it would change
+    # the game. The bots' moves the rules refused all the same (a bug of the bots) are listed.
+    trying: bool = field(default=False, repr=False, compare=False)
+    bot_refusals: list[str] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.die is None:

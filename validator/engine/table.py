@@ -40,10 +40,12 @@ from validator.engine.bots import (
     beatable_monster,
     cheapest_sale,
     leader,
+    refused,
     sale_price,
 )
 from validator.engine.cards import CardBase, CurseCard, OneShotCard
 from validator.engine.combat import offer_help, resolve
+from validator.engine.legality import checks_passed, refusal
 from validator.engine.setup import MAX_TURNS, deal
 from validator.engine.state import (
     WINNING_LEVEL,
@@ -289,7 +291,7 @@ def _bots_interfere(table: Table) -> None:
                 continue
             turned = _interference(table, seat)
             if turned is not None:
-                _apply(table, seat, turned)
+                _bot_applies(table, seat, turned)
 
 
 def _interference(table: Table, seat: int) -> Move | None:
@@ -314,19 +316,37 @@ def _interference(table: Table, seat: int) -> Move | None:
     return None
 
 
+def move_refusal(table: Table, seat: int, move: Move) -> str | None:
+    """Why the rules would refuse `seat` the move now, or None when they allow it: the move's
+    own checks (the table's and the engine's), tried up to where it would change the table,
+    which is left as it was (legality.refusal)."""
+    return refusal(table.game, _apply, table, seat, move)
+
+
 def _bot_plays(table: Table, seat: int) -> Move:
-    """The bot at `seat` makes its move on `table` itself (a refused try changes nothing)."""
-    for move in _bot_preferences(table, table.game.players[seat]):
-        try:
-            _apply(table, seat, move)
-        except RuleViolation:
-            continue
-        return move
-    options = legal_moves(table, seat)
-    if not options:
-        raise RuleViolation(f"{table.game.players[seat].name} has no move to make")
-    _apply(table, seat, options[-1])  # the end of the turn or of the fight: a way on
-    return options[-1]
+    """The bot at `seat` makes its move on `table` itself: the first of its preferences the
+    rules allow (each asked first), else the last of the legal moves. A move allowed and then
+    refused all the same is listed as refused (`Game.bot_refusals`) and skipped."""
+    game = table.game
+    player = game.players[seat]
+    for move in _bot_preferences(table, player):
+        if move_refusal(table, seat, move) is None and _bot_applies(table, seat, move):
+            return move
+    options = legal_moves(table, seat)  # each tried on a copy of the table
+    if not options or not _bot_applies(table, seat, options[-1]):
+        raise RuleViolation(f"{player.name} has no move to make")
+    return options[-1]  # the end of the turn or of the fight: a way on
+
+
+def _bot_applies(table: Table, seat: int, move: Move) -> bool:
+    """Apply a bot's move the rules allowed; a refusal (nothing changed) is listed."""
+    try:
+        _apply(table, seat, move)
+    except RuleViolation as exc:
+        player = table.game.players[seat]
+        refused(table.game, player, f"makes the move {move}", None, f"{exc} (allowed when asked)")
+        return False
+    return True
 
 
 # -- applying a move ---------------------------------------------------------------------------
@@ -457,6 +477,7 @@ def _apply_in_combat(table: Table, player: Player, verb: str, move: Move) -> Non
         table.asked = None
     elif verb == "refuse_help":
         assert table.asked is not None
+        checks_passed(game)
         game.note(f"{player.name} will not help")
         table.asked = None
     elif verb == "resolve":
@@ -540,8 +561,10 @@ def _ask(table: Table, player: Player, move: Move) -> None:
             f"the monsters give {offered} Treasure(s): {treasures} cannot be offered"
         )
     # The engine's own refusal (a monster no one may help against) comes before the question.
-    trial = copy.deepcopy(game)
-    offer_help(trial, trial.players[seat], treasures=treasures)
+    reason = refusal(game, offer_help, game, helper, treasures=treasures)
+    if reason is not None:
+        raise RuleViolation(reason)
+    checks_passed(game)
     table.asked = (seat, treasures)
     table.asked_before.add(seat)
     table.log.append((game.players.index(player), dict(move)))

@@ -23,6 +23,7 @@ from validator.engine.cards import (
     OneShotCard,
 )
 from validator.engine.choices import DefaultChooser, card_worth
+from validator.engine.legality import checks_passed
 from validator.engine.state import (
     CardInstance,
     Combat,
@@ -165,6 +166,7 @@ def held_card(player: Player, uid: int, where: str = "all") -> CardInstance:
 def give_charity(game: Game, player: Player, card: CardInstance) -> None:
     """Give one card over the hand limit to the lowest-Level player (or discard it): the
     table's `charity` move and the scenario step of the same name."""
+    checks_passed(game)
 
     class _Gift(DefaultChooser):
         def charity(self, game: Game, player: Player, excess: int) -> list[CardInstance]:

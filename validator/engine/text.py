@@ -165,7 +165,7 @@ def render_lines(card: CardBase) -> list[str]:
         if isinstance(card.requires, NotCondition):
             lines.append(_sentence(f"Not playable by {card.requires.not_.phrase()}"))
         elif card.requires is not None:
-            lines.append(_sentence(f"Playable only by {card.requires.phrase()}"))
+            lines.append(_sentence(f"Playable only {card.requires.requirement()}"))
         if isinstance(card, LevelCard) and card.timing == "after_combat":
             lines.append("Play it only after a combat you won, once its Treasure is taken.")
         if isinstance(card, LevelCard) and card.timing == "after_any_combat":

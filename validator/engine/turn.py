@@ -50,6 +50,7 @@ from validator.engine.combat_specials import (
     monster_named,
     start_combat,
 )
+from validator.engine.legality import checks_passed
 from validator.engine.state import (
     WINNING_LEVEL,
     CardInstance,
@@ -114,6 +115,7 @@ def kick_door(game: Game, player: Player) -> CardInstance:
     """Draw the top Door card face up: fight a monster, suffer a curse, or keep the card."""
     _require_phase(game, player, "start", "kicking open the door")
     if player.draw_from_discard and game.door_discard:
+        checks_passed(game)
         card = game.door_discard.pop()  # Resurrection: the top of the discards instead
         game.note(f"{player.name} takes {card.name} from the Door discards")
         for payment in player.pending_discards:
@@ -124,6 +126,7 @@ def kick_door(game: Game, player: Player) -> CardInstance:
     elif not game.can_draw("door"):
         raise RuleViolation("the Door deck is empty")
     else:
+        checks_passed(game)
         card = game.draw("door")
     player.draw_from_discard = False
     game.phase = "kicked"
@@ -150,6 +153,7 @@ def look_for_trouble(game: Game, player: Player, monster: CardInstance) -> None:
         raise RuleViolation("you already fought a monster this turn")
     if monster not in player.hand or not is_monster(monster.card):
         raise RuleViolation(f"{monster.name} is not a monster in {player.name}'s hand")
+    checks_passed(game)
     remove_from(player.hand, monster)
     game.phase = "after_door"
     start_combat(game, player, monster)
@@ -162,6 +166,7 @@ def loot_room(game: Game, player: Player) -> CardInstance:
     deck = "treasure" if game.options.faster_play else "door"
     if not game.can_draw(deck):
         raise RuleViolation(f"no card to draw: the {deck} deck and its discards are empty")
+    checks_passed(game)
     card = game.draw(deck)
     receive_drawn(game, player, card)
     game.phase = "after_door"
@@ -173,6 +178,7 @@ def end_turn(game: Game) -> None:
     player = game.active_player
     if game.combat is not None:
         raise RuleViolation("the turn cannot end during a combat")
+    checks_passed(game)
     charity(game, player)
     game.active = (game.active + 1) % len(game.players)
     game.turn_number += 1
@@ -301,6 +307,7 @@ def equip(game: Game, player: Player, card: CardInstance) -> None:
     problem = equip_problem(game, player, card)
     if problem:
         raise RuleViolation(problem)
+    checks_passed(game)
     if from_hand:
         remove_from(player.hand, card)
     else:
@@ -312,6 +319,7 @@ def unequip(game: Game, player: Player, card: CardInstance) -> None:
     _not_in_combat(game, player, "changing items")
     if card not in player.equipped:
         raise RuleViolation(f"{card.name} is not equipped")
+    checks_passed(game)
     remove_from(player.equipped, card)
     player.carried.append(card)
 
@@ -361,6 +369,7 @@ def trade(
         ships_after = sum(1 for i in keeps if i.slot == "ship" and i.uid not in player.cheats)
         if ships_after + sum(1 for c in gets if c.slot == "ship") > 1:
             raise RuleViolation(f"{player.name} may have only one Ship")
+    checks_passed(game)
     # A Ship keeps the enhancers fitted to it when it changes hands.
     fitted = {c.uid: giver.ship_enhancers.pop(c.uid, []) for c in given}
     fitted |= {c.uid: receiver.ship_enhancers.pop(c.uid, []) for c in received}
@@ -418,6 +427,7 @@ def sell(game: Game, player: Player, cards: Sequence[CardInstance]) -> int:
         raise RuleViolation(
             f"selling cannot take you to Level {WINNING_LEVEL}: you must kill a monster for it"
         )
+    checks_passed(game)
     for card in cards:
         take_card(game, player, card)
         game.discard(card)
@@ -430,6 +440,8 @@ def sell(game: Game, player: Player, cards: Sequence[CardInstance]) -> int:
 
 
 def _from_hand_or_table(game: Game, player: Player, card: CardInstance) -> None:
+    """The card played leaves the hand or the table, its play checked (a one-shot's, a Ring's)."""
+    checks_passed(game)
     if card in player.hand:
         remove_from(player.hand, card)
     elif card in player.carried or card in player.equipped:
@@ -470,6 +482,7 @@ def play(
         if player is not game.active_player:
             raise RuleViolation("items are played from the hand only on your own turn")
         check_can_hold(player, card)
+        checks_passed(game)
         remove_from(player.hand, card)
         place_in_play(game, player, card)
         game.note(f"{player.name} puts {card.name} in play")
@@ -479,6 +492,7 @@ def play(
         same = [f for f in player.followers if f.kind == card.kind]
         if card.kind == "sidekick" and same:
             raise RuleViolation(f"only one Sidekick at a time, and {same[0].name} is in play")
+        checks_passed(game)
         remove_from(player.hand, card)
         if card.kind == "ally":
             for old in same:  # a new Ally takes the place of the old one
@@ -499,6 +513,7 @@ def _fit_to_ship(game: Game, player: Player, card: CardInstance, ship: CardInsta
         raise RuleViolation("items are played from the hand only on your own turn")
     if ship is None or ship not in player.items or ship.slot != "ship":
         raise RuleViolation(f"{card.name} is fitted to one of your Ships (with: SHIP)")
+    checks_passed(game)
     remove_from(player.hand, card)
     player.ship_enhancers.setdefault(ship.uid, []).append(card)
     game.note(f"{player.name} fits {card.name} to {ship.name}")
@@ -512,6 +527,7 @@ def ship_gold(player: Player, card: CardInstance) -> int:
 
 
 def _play_curse(game: Game, player: Player, card: CardInstance, target: Player) -> None:
+    checks_passed(game)
     remove_from(player.hand, card)
     apply_curse(game, card, target)
 
@@ -560,6 +576,7 @@ def _play_enhancer(game: Game, player: Player, card: CardInstance, monster: str 
     target = monster_named(combat, monster)
     if target.mate_of is not None:
         target = target.mate_of  # enhancing a Mate enhances the pair
+    checks_passed(game)
     remove_from(player.hand, card)
     target.enhancers.append(card)
     game.note(f"{player.name} plays {card.name} on {target.name}")
@@ -584,7 +601,7 @@ def _play_level(game: Game, player: Player, card: CardInstance, target: Player) 
     ):
         raise RuleViolation(f"{card.name} is played only after a combat this turn is over")
     if definition.requires is not None and not holds(definition.requires, player, game):
-        raise RuleViolation(f"{card.name} is playable only by {definition.requires.phrase()}")
+        raise RuleViolation(f"{card.name} is playable only {definition.requires.requirement()}")
     gain = sum(e.amount for e in effects_of(definition, GainLevels))
     if target.level + gain >= WINNING_LEVEL:
         raise RuleViolation(
@@ -592,6 +609,7 @@ def _play_level(game: Game, player: Player, card: CardInstance, target: Player) 
         )
     if target.dead:
         raise RuleViolation(f"{target.name} is dead and cannot go up a level")
+    checks_passed(game)
     remove_from(player.hand, card)
     others = [e for e in definition.effects if not isinstance(e, GainLevels)]
     apply_outcomes(game, player, others, source=card.name)
@@ -604,6 +622,7 @@ def _play_character(game: Game, player: Player, card: CardInstance) -> None:
         raise RuleViolation(f"a new {card.kind} is played only on your own turn")
     axis = card.kind
     if axis == "origin":  # any number of Origins
+        checks_passed(game)
         remove_from(player.hand, card)
         player.character.append(card)
         return
@@ -618,10 +637,12 @@ def _play_character(game: Game, player: Player, card: CardInstance) -> None:
                 f"{card.name} (Rank {rank}) would bring {player.name}'s Powers to a total Rank "
                 f"of {player.power_ranks() + rank}, above Level {player.level}"
             )
+        checks_passed(game)
         remove_from(player.hand, card)
         player.character.append(card)
         game.note(f"{player.name} gains the Power {card.name}")
         return
+    checks_passed(game)
     remove_from(player.hand, card)
     limit = 1 + player.extra_slots(axis)
     while len(player.axis_cards(axis)) >= limit:
@@ -672,8 +693,9 @@ def _play_one_shot(
     if getattr(definition, "side", "either") == "monster":
         side = "monster"
     monster = monster_named(combat, target_monster) if side == "monster" else None
-    # Check every effect before changing anything.
-    for effect in effects:
+    for effect in effects:  # every effect checked before anything changes
+        if isinstance(effect, CancelCurse):
+            _curse_to_cancel(game, player, effect, target_player or player)
         if isinstance(effect, DoubleStrength):
             if player not in combat.side:
                 raise RuleViolation(f"{card.name} is for a player in the combat")
@@ -709,8 +731,7 @@ def _play_one_shot(
                 if effect.when is None or _names_match(effect.when, victim):
                     combat.monsters.remove(victim)
                     combat.slain.append(victim)
-                    # Used to kill, the card gives no bonus as well.
-                    combat.one_shots[-1].side = "spent"
+                    combat.one_shots[-1].side = "spent"  # used to kill: no bonus as well
                     game.note(f"{card.name} kills {victim.name}")
         elif isinstance(effect, AutomaticEscape):
             if effect.timing == "after_failed_roll":
@@ -732,6 +753,14 @@ def _play_one_shot(
         elif isinstance(effect, OutcomeBase):
             apply_outcomes(game, player, [effect], source=card.name)
     end_if_empty(game, combat)
+
+
+def _curse_to_cancel(game: Game, player: Player, effect: CancelCurse, target: Player) -> None:
+    """In a fight, a card that cancels a curse (when its condition holds) needs one in play on
+    its target: checked with the card's other effects, before it is played."""
+    applies = effect.when is None or holds(effect.when, player, game, game.combat)
+    if applies and not (target.curses or target.next_combat):
+        raise RuleViolation(f"{target.name} has no curse in play to cancel")
 
 
 def _names_match(condition: object, monster: MonsterInPlay) -> bool:
@@ -780,6 +809,7 @@ def _play_other(
         if on_axis:
             # Such cards do not stack: no Double-Triple Agent, no second Super Munchkin.
             raise RuleViolation(f"{player.name} already has {on_axis[0].name} for the {axis}")
+        checks_passed(game)
         remove_from(player.hand, card)
         player.attachments.append(card)
         return
@@ -792,6 +822,7 @@ def _play_other(
             raise RuleViolation(
                 f"{card.name} needs a monster from {player.name}'s hand (with: NAME)"
             )
+        checks_passed(game)
         remove_from(player.hand, card)
         remove_from(player.hand, with_card)
         combat.spent.append(card)
@@ -802,6 +833,7 @@ def _play_other(
         original = monster_named(combat, target_monster)
         if original.mate_of is not None:
             original = original.mate_of
+        checks_passed(game)
         remove_from(player.hand, card)
         combat.monsters.append(MonsterInPlay(card, mate_of=original))
         game.note(f"{original.name} gets a Mate")
@@ -813,6 +845,7 @@ def _play_other(
             raise RuleViolation(
                 f"{card.name} needs a monster from {player.name}'s hand (with: NAME)"
             )
+        checks_passed(game)
         remove_from(player.hand, card)
         remove_from(player.hand, with_card)
         combat.monsters.remove(old)
@@ -825,16 +858,9 @@ def _play_other(
         return
     if RemoveMonster in kinds:
         combat = require_combat(game)
+        checks_passed(game)
         remove_from(player.hand, card)
-        combat.spent.append(card)
-        fighter = combat.fighter
-        for effect in effects:
-            if isinstance(effect, RemoveMonster):
-                for victim in list(combat.monsters):
-                    remove_monster(game, combat, victim, treasures=effect.treasures)
-            elif isinstance(effect, DrawTreasures):
-                apply_outcomes(game, fighter, [effect], source=card.name)
-        end_if_empty(game, combat)
+        _send_monsters_away(game, combat, card)
         return
     outcomes = [e for e in effects if isinstance(e, OutcomeBase)]
     if outcomes:
@@ -844,15 +870,31 @@ def _play_other(
         if steals and target_player is not None:
             if target_player is player or target_player.level <= 1:
                 raise RuleViolation(f"{card.name} needs another player above Level 1 to steal from")
+            checks_passed(game)
             remove_from(player.hand, card)
             change_level(game, target_player, -1)
             change_level(game, player, 1)
         else:
+            checks_passed(game)
             remove_from(player.hand, card)
             apply_outcomes(game, player, outcomes, source=card.name)
         game.discard(card)
         return
     raise RuleViolation(f"{card.name} cannot be played now")
+
+
+def _send_monsters_away(game: Game, combat: Combat, card: CardInstance) -> None:
+    """A card that sends every monster away (played from the hand): each leaves with its
+    Treasure or not as the card says, and the Treasure it draws goes to the fighter."""
+    combat.spent.append(card)
+    fighter = combat.fighter
+    for effect in card.card.effects:
+        if isinstance(effect, RemoveMonster):
+            for victim in list(combat.monsters):
+                remove_monster(game, combat, victim, treasures=effect.treasures)
+        elif isinstance(effect, DrawTreasures):
+            apply_outcomes(game, fighter, [effect], source=card.name)
+    end_if_empty(game, combat)
 
 
 def add_monster(game: Game, combat: Combat, monster: CardInstance) -> None:
@@ -878,6 +920,7 @@ def join_monster(game: Game, player: Player, monster: CardInstance) -> None:
             f"{monster.name} can join only a fight with a monster sharing a joining tag "
             f"({', '.join(JOINING_TAGS)}); otherwise it needs Wandering Monster"
         )
+    checks_passed(game)
     remove_from(player.hand, monster)
     add_monster(game, combat, monster)
 
@@ -893,6 +936,7 @@ def _play_cheat(game: Game, player: Player, card: CardInstance, item: CardInstan
             raise RuleViolation("items are played from the hand only on your own turn")
     elif item not in player.items:
         raise RuleViolation(f"{player.name} has no {item.name}")
+    checks_passed(game)
     remove_from(player.hand, card)
     player.cheats[item.uid] = card
     if item in player.hand:
@@ -917,6 +961,7 @@ def _help_me_out(
         raise RuleViolation(f"{card.name} needs a rival's item (on: PLAYER, with: ITEM)")
     if side_is_winning(game, combat):
         raise RuleViolation(f"{card.name} works only when you are losing")
+    checks_passed(game)  # a trial stops here: the item is weighed by moving it
     detach_item(game, owner, item)
     player.equipped.append(item)
     if not side_is_winning(game, combat):
@@ -943,6 +988,7 @@ def sacrifice(
         )
     if follower not in player.followers:
         raise RuleViolation(f"{player.name} has no {follower.name} in play")
+    checks_passed(game)
     remove_from(player.followers, follower)
     game.discard(follower)
     combat.sacrificed.add(player.name)

@@ -226,7 +226,7 @@
       case "alternatives": return alternatives(s, at, path, { ...opts, optional });
       case "enum": return enumControl(s, at, path, { ...opts, optional });
       case "number": return numberControl(s, at, path, opts);
-      case "bool": return boolControl(s, at, path, opts);
+      case "bool": return nullable ? yesNoControl(s, at, path, opts) : boolControl(s, at, path, opts);
       case "text": return textControl(s, at, path, opts);
       case "enumset": return enumSet(s, at, path, opts);
       case "list": return listControl(s, at, path, { ...opts, optional });
@@ -265,6 +265,23 @@
       changed(false);
     });
     return input;
+  }
+
+  // A yes / no the card may also leave unsaid (null in the schema: draw_treasures' face_up),
+  // so a checkbox, which has no third state, will not do.
+  function yesNoControl(s, at, path, opts) {
+    const select = el("select", { id: opts.id });
+    const current = at.get();
+    select.append(
+      option("", "— (not said)", current === undefined || current === null),
+      option("true", "Yes", current === true),
+      option("false", "No", current === false),
+    );
+    select.addEventListener("change", () => {
+      at.set(select.value === "" ? undefined : select.value === "true");
+      changed(false);
+    });
+    return select;
   }
 
   function textControl(s, at, path, opts) {

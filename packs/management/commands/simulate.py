@@ -2,13 +2,21 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Never
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from catalog.selectors import catalog_card_library
-from validator.engine import CardBase, Options, PackError, load_pack, simulate
+from validator.engine import (
+    CardBase,
+    Options,
+    PackError,
+    SimulationError,
+    Stats,
+    load_pack,
+    simulate,
+)
 
 DEFAULT_SETS = "munchkin-core"
 MAX_JOBS = 64
@@ -75,26 +83,7 @@ class Command(BaseCommand):
                 )
             cards = list(library.cards())
             source = {"sets": codes}
-        progress: tqdm[Never] = tqdm(
-            total=options["games"],
-            unit="game",
-            disable=bool(options["no_progress"] or options["json"]),
-            file=sys.stderr,
-        )
-
-        def advance(_: int) -> None:
-            progress.update(1)
-
-        stats = simulate(
-            cards,
-            players=options["players"],
-            games=options["games"],
-            seed=options["seed"],
-            options=Options(options["faster_play"], options["shared_victory"]),
-            on_game=advance,
-            jobs=options["jobs"],
-        )
-        progress.close()
+        stats = self._simulate(cards, options)
         report = stats.as_json()
         report.update(source)
         report["seed"] = options["seed"]
@@ -103,8 +92,47 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(report, sort_keys=True))
         else:
             self._print(report)
+        problems = []
         if stats.invariant_violations:
-            raise CommandError(f"{stats.invariant_violations} game(s) broke an invariant")
+            problems.append(f"{stats.invariant_violations} game(s) broke an invariant")
+        if stats.refused_bot_moves:
+            problems.append(
+                f"the rules refused {stats.refused_bot_moves} move(s) the bots made (skipped)"
+            )
+        if problems:
+            raise CommandError("; ".join(problems))
+
+    def _simulate(self, cards: list[tuple[str, CardBase]], options: dict[str, Any]) -> Stats:
+        """The run, its progress shown on stderr. A game that crashed (in whichever process)
+        ends the command with a CommandError naming it, its seed and the error; the traceback
+        where it was played is shown with --traceback or -v 2."""
+        # The bar is closed here whatever happens, never left to the interpreter's exit: a bar
+        # drawn again then (tqdm's __del__, as the garbage is collected after the modules it
+        # uses are gone) crashed the process with a segmentation fault.
+        with tqdm(
+            total=options["games"],
+            unit="game",
+            disable=bool(options["no_progress"] or options["json"]),
+            file=sys.stderr,
+        ) as progress:
+
+            def advance(_: int) -> None:
+                progress.update(1)
+
+            try:
+                return simulate(
+                    cards,
+                    players=options["players"],
+                    games=options["games"],
+                    seed=options["seed"],
+                    options=Options(options["faster_play"], options["shared_victory"]),
+                    on_game=advance,
+                    jobs=options["jobs"],
+                )
+            except SimulationError as exc:
+                if options["traceback"] or options["verbosity"] >= 2:
+                    self.stderr.write(exc.detail)
+                raise CommandError(str(exc)) from None
 
     def _print(self, report: dict[str, Any]) -> None:
         write = self.stdout.write
@@ -136,4 +164,7 @@ class Command(BaseCommand):
             write(f"    {name:<40} {counts['fought']:>6} / {counts['beaten']:<6}")
         for violation in report["violations"]:
             write(f"  ! {violation}")
+        write(f"  refused bot moves:    {report['refused_bot_moves']}")
+        for refusal in report["refusals"]:
+            write(f"  ! {refusal}")
         write(f"{report['invariant_violations']} invariant violations")

@@ -35,6 +35,10 @@ _OTHERWISE_MONSTERS = [
         "Rivals Take Hand Or Else",
         [with_otherwise({"type": "rivals_take", "takers": "highest_level", "what": "hand_card"})],
     ),
+    syn_monster(
+        "Rivals Discard Or Else",
+        [with_otherwise({"type": "rivals_discard", "choosers": "left_then_right"})],
+    ),
     syn_monster("Steal Item Or Else", [with_otherwise({"type": "steal_item"})]),
     syn_monster("Steal Big Item Or Else", [with_otherwise({"type": "steal_item", "size": "big"})]),
     syn_monster("Steal Level Or Else", [with_otherwise({"type": "steal_level"})]),

@@ -127,6 +127,7 @@ from validator.engine.cards.effects import (
     RefusesCombat,
     RemoveMonster,
     ReplaceMonster,
+    RivalsDiscard,
     RivalsTake,
     Roll,
     RollOutcome,
@@ -181,6 +182,7 @@ from validator.engine.cards.parsing import (
 )
 from validator.engine.cards.provenance import (
     CONFIDENCES,
+    FIELD_CONFIDENCES,
     CardProvenance,
     Contribution,
     SourceRef,
@@ -223,6 +225,7 @@ __all__ = [
     "CONFIDENCES",
     "DEFAULT_LIMITS",
     "EFFECT_TYPES",
+    "FIELD_CONFIDENCES",
     "KINDS",
     "LANGUAGE_VERSION",
     "NUMBER_LIMIT",
@@ -340,6 +343,7 @@ __all__ = [
     "RefusesCombat",
     "RemoveMonster",
     "ReplaceMonster",
+    "RivalsDiscard",
     "RivalsTake",
     "RoleIs",
     "Roll",

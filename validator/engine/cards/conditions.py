@@ -37,10 +37,18 @@ class ConditionBase(Model):
     key: ClassVar[str]
     # Whether the condition tests a player ("if you are an Elf") or the fight ("against...").
     about_player: ClassVar[bool] = True
+    # The word a card's `requires:` puts before the phrase ("playable only by an Elf",
+    # "playable only against an Undead monster").
+    requirement_word: ClassVar[str] = "by"
 
     @abstractmethod
     def phrase(self) -> str:
         """A noun phrase naming who or what matches ("an Elf", "Level 4 or higher")."""
+
+    def requirement(self) -> str:
+        """What a card's `requires:` asks, after "playable only" ("by an Elf", "while a
+        Hireling is in play (anyone's)")."""
+        return f"{self.requirement_word} {self.phrase()}"
 
     def mentions(self) -> Iterator[tuple[str, str]]:
         """Every (axis or "tag", name) the condition tests, for search and blend reports."""
@@ -179,9 +187,15 @@ class InPlayAnywhere(ConditionBase):
         what = with_article(self.in_play_anywhere.replace("_", " "))
         return f"anyone, as long as {what} is in play (any player's)"
 
+    def requirement(self) -> str:
+        # Not about who plays the card (anyone may): about what is on the table.
+        what = with_article(title_case(self.in_play_anywhere))
+        return f"while {what} is in play (anyone's)"
+
 
 class MonsterTagged(ConditionBase):
     about_player = False
+    requirement_word = "against"
     key = "monster_tag"
     monster_tag: CardTag
 
@@ -194,6 +208,7 @@ class MonsterTagged(ConditionBase):
 
 class MonsterNamed(ConditionBase):
     about_player = False
+    requirement_word = "against"
     key = "monster"
     monster: CardName
 
@@ -203,6 +218,7 @@ class MonsterNamed(ConditionBase):
 
 class MonsterLevelIn(ConditionBase):
     about_player = False
+    requirement_word = "against"
     key = "monster_level"
     monster_level: Range
 
@@ -212,6 +228,7 @@ class MonsterLevelIn(ConditionBase):
 
 class HelperPresent(ConditionBase):
     about_player = False
+    requirement_word = "in"
     key = "helper_present"
     helper_present: bool
 
@@ -221,6 +238,7 @@ class HelperPresent(ConditionBase):
 
 class UsedTag(ConditionBase):
     about_player = False
+    requirement_word = "after"
     key = "used_tag"
     used_tag: CardTag
 
@@ -233,6 +251,7 @@ class UsedTag(ConditionBase):
 
 class BonusesUsed(ConditionBase):
     about_player = False
+    requirement_word = "after"
     key = "bonuses_used"
     bonuses_used: bool
 
@@ -247,6 +266,9 @@ class AllOf(ConditionBase):
     def phrase(self) -> str:
         return " and ".join(c.phrase() for c in self.all)
 
+    def requirement(self) -> str:
+        return joined_requirements(self.all, "and")
+
     def mentions(self) -> Iterator[tuple[str, str]]:
         for c in self.all:
             yield from c.mentions()
@@ -258,6 +280,9 @@ class AnyOf(ConditionBase):
 
     def phrase(self) -> str:
         return " or ".join(c.phrase() for c in self.any)
+
+    def requirement(self) -> str:
+        return joined_requirements(self.any, "or")
 
     def mentions(self) -> Iterator[tuple[str, str]]:
         for c in self.any:
@@ -273,6 +298,15 @@ class NotCondition(ConditionBase):
 
     def mentions(self) -> Iterator[tuple[str, str]]:
         yield from self.not_.mentions()
+
+
+def joined_requirements(conditions: list[Condition], word: str) -> str:
+    """Several requirements as one ("by an Elf or a Dwarf"; "by an Elf and while a Hireling is
+    in play (anyone's)"): the players' conditions share one "by"."""
+    clauses = [c.requirement() for c in conditions]
+    if all(clause.startswith("by ") for clause in clauses):
+        return "by " + f" {word} ".join(clause.removeprefix("by ") for clause in clauses)
+    return f" {word} ".join(clauses)
 
 
 CONDITION_TYPES: tuple[type[ConditionBase], ...] = (

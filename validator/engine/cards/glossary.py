@@ -149,6 +149,11 @@ EFFECT_GLOSSARY: dict[str, Entry] = {
         "Rivals help themselves to the player's items, Treasures or cards.",
         OUTCOME,
     ),
+    "rivals_discard": Entry(
+        "Other players choose what is discarded",
+        "Rivals each pick one of the player's items, which is discarded: nobody keeps it.",
+        OUTCOME,
+    ),
     "roll": Entry(
         "Roll a die for the result", "A die decides which effects happen, face by face.", OUTCOME
     ),

@@ -221,6 +221,7 @@ def _check_provenance(
                 )
             )
         known.setdefault(ref.id, index)
+    errors += _check_field_confidence(document, provenance, lines)
     for index, card_provenance in sorted(provenance.items()):
         for where, source_id in _cited_ids(card_provenance):
             if source_id in known:
@@ -233,6 +234,30 @@ def _check_provenance(
                 DocumentError(
                     format_path(path),
                     f"no source {source_id!r} in the set's sources ({listed}){hint}",
+                    line_for(path, lines),
+                )
+            )
+    return errors
+
+
+def _check_field_confidence(
+    document: SetDocument,
+    provenance: dict[int, CardProvenance],
+    lines: dict[tuple[str | int, ...], int],
+) -> list[DocumentError]:
+    """A stat given its own confidence (``field_confidence``) is one the card has a value
+    for: a guess about a stat the card leaves unknown, or does not have, says nothing."""
+    errors: list[DocumentError] = []
+    for index, card_provenance in sorted(provenance.items()):
+        card = document.cards[index]
+        for key, level in card_provenance.field_confidence.items():
+            if key in type(card).model_fields and getattr(card, key) is not None:
+                continue
+            path: tuple[str | int, ...] = ("cards", index, "provenance", "field_confidence", key)
+            errors.append(
+                DocumentError(
+                    format_path(path),
+                    f"the card has no value for {key!r} to be {level}",
                     line_for(path, lines),
                 )
             )

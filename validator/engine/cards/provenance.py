@@ -26,6 +26,12 @@ ShortText = Annotated[str, Field(min_length=1, max_length=200)]
 Confidence = Literal["high", "medium", "low"]
 SourceKind = Literal["rulebook", "code", "web"]
 CONFIDENCES: Final[tuple[str, ...]] = ("high", "medium", "low")
+# How sure one stat of a card is, when less than the card's own confidence says:
+# `inferred`, guessed from the card's name alone (Thigh Boots: Footgear).
+FieldConfidence = Literal["inferred"]
+FIELD_CONFIDENCES: Final[tuple[str, ...]] = ("inferred",)
+# A card document's top-level key (a stat: slot, bonus, level...).
+FieldKey = Annotated[str, Field(pattern=r"^[a-z_]+$", max_length=40)]
 
 
 class SourceRef(Model):
@@ -77,21 +83,25 @@ class Dispute(Model):
 class Deviation(Model):
     """Why one of the card's facts differs from the reference: the field and the reason."""
 
-    field: Annotated[str, Field(pattern=r"^[a-z_]+$", max_length=40)]
+    field: FieldKey
     reason: Prose
 
 
 class CardProvenance(Model):
     """A card's sources (ids of the set's ``sources:``), the confidence the reference gives
     its facts, whether its printed name is uncertain (one informal source: the card is
-    provisional), the accepted contributions, oldest first; and, from the core audit, the
-    wording of other printings (``printings``), the questions no source settles
-    (``disputed``) and each fact that differs from the reference with its reason
-    (``deviations``)."""
+    provisional), the stats less sure than the rest (``field_confidence``: a stat's key and
+    its own confidence, ``inferred`` for a value guessed from the card's name), the accepted
+    contributions, oldest first; and, from the core audit, the wording of other printings
+    (``printings``), the questions no source settles (``disputed``) and each fact that
+    differs from the reference with its reason (``deviations``)."""
 
     sources: list[SourceId] = Field(default_factory=list, max_length=MAX_CARD_SOURCES)
     confidence: Confidence | None = None
     name_uncertain: bool = False
+    field_confidence: dict[FieldKey, FieldConfidence] = Field(
+        default_factory=dict, max_length=MAX_READINGS
+    )
     printings: list[Reading] = Field(default_factory=list, max_length=MAX_READINGS)
     disputed: list[Dispute] = Field(default_factory=list, max_length=MAX_READINGS)
     deviations: list[Deviation] = Field(default_factory=list, max_length=MAX_READINGS)

@@ -78,6 +78,7 @@ from validator.engine.cards.effects.outcomes import (
     LoseItems,
     LoseLevels,
     OthersPayValue,
+    RivalsDiscard,
     RivalsTake,
     Roll,
     RollOutcome,
@@ -131,6 +132,7 @@ Effect = Annotated[
     | ChangeCharacterCard
     | ChangeSex
     | RivalsTake
+    | RivalsDiscard
     | Roll
     | Choose
     | StealItem
@@ -239,6 +241,7 @@ __all__ = [
     "RefusesCombat",
     "RemoveMonster",
     "ReplaceMonster",
+    "RivalsDiscard",
     "RivalsTake",
     "Roll",
     "RollOutcome",

@@ -212,21 +212,26 @@ class ChangeSex(OutcomeBase):
         return "your character's sex changes"
 
 
+# Which other players act on the victim, and in what order (rivals_take, rivals_discard).
+Rivals = Literal[
+    "left_then_right", "highest_level", "each_other_from_left", "each_other_from_right"
+]
+RIVALS_PHRASES: dict[str, str] = {
+    "left_then_right": "the player on your left, then the one on your right,",
+    "highest_level": "each player of the highest Level",
+    "each_other_from_left": "going left, each other player",
+    "each_other_from_right": "going right, each other player",
+}
+
+
 class RivalsTake(OutcomeBase):
     type: Literal["rivals_take"]
-    takers: Literal[
-        "left_then_right", "highest_level", "each_other_from_left", "each_other_from_right"
-    ]
+    takers: Rivals
     what: Literal["item", "treasure", "hand_card"]
     count: int = Field(default=1, ge=1, le=NUMBER_LIMIT)
 
     def outcome_text(self) -> str:
-        who = {
-            "left_then_right": "the player on your left, then the one on your right,",
-            "highest_level": "each player of the highest Level",
-            "each_other_from_left": "going left, each other player",
-            "each_other_from_right": "going right, each other player",
-        }[self.takers]
+        who = RIVALS_PHRASES[self.takers]
         what = {
             "item": "item of their choice you have in play",
             "treasure": "Treasure card of yours (in play, or unseen from your hand)",
@@ -234,6 +239,24 @@ class RivalsTake(OutcomeBase):
         }[self.what]
         amount = "one" if self.count == 1 else str(self.count)
         return f"{who} takes {amount} {what}"
+
+
+class RivalsDiscard(OutcomeBase):
+    """Other players each choose items of the victim's, which are discarded: nobody keeps them
+    (the Leperchaun's neighbours). `rivals_take` is the same choice with the card kept."""
+
+    type: Literal["rivals_discard"]
+    choosers: Rivals
+    count: int = Field(default=1, ge=1, le=NUMBER_LIMIT)
+
+    def outcome_text(self) -> str:
+        who = RIVALS_PHRASES[self.choosers]
+        if self.count == 1:
+            return f"{who} chooses one item you have in play, which is discarded (nobody keeps it)"
+        return (
+            f"{who} chooses {self.count} items you have in play, which are discarded "
+            "(nobody keeps them)"
+        )
 
 
 class Roll(OutcomeBase):
@@ -300,16 +323,19 @@ class StealLevel(OutcomeBase):
 
 
 class DrawTreasures(OutcomeBase):
+    """Draw Treasures. `face_up`: true, drawn face up (everyone sees them); false, face down
+    (into the hand unseen; Tuba of Charm); left out when the card does not say. The engine
+    deals them to the hand either way: only the rules text tells them apart."""
+
     type: Literal["draw_treasures"]
     count: int = Field(ge=1, le=NUMBER_LIMIT)
-    face_up: bool = False
+    face_up: bool | None = None
     recipient: Literal["self", "fighter"] = "self"
 
     def outcome_text(self) -> str:
         who = "the player who was fighting draws" if self.recipient == "fighter" else "draw"
-        return f"{who} {count_phrase(self.count, 'Treasure')}" + (
-            " face up" if self.face_up else ""
-        )
+        face = {True: " face up", False: " face down", None: ""}[self.face_up]
+        return f"{who} {count_phrase(self.count, 'Treasure')}{face}"
 
 
 class TakeFromDiscard(OutcomeBase):
