@@ -371,7 +371,9 @@ def loadtest_flood(
     `requests` writes in `duration` seconds), each waiting for its card's report. Print the
     validation delays (and write everything to `report` as JSON); raise when a simulation was
     not queued, a request erred, a write was lost or a delay passed the budget."""
-    with scratch_database(purpose="loadtest") as scratch:
+    # A scratch database of its own name: the mix and the flood may run at the same time (the
+    # test suite's workers do), and each drops its database with whoever is still on it.
+    with scratch_database(purpose="loadflood") as scratch:
         stdout.write(f"Scratch database: {connection.vendor} {_where()}")
         # One proxy believed: each flood account comes from the address it sends.
         env = loopback_server_environment(scratch) | {"NUM_PROXIES": "1"}
