@@ -68,11 +68,13 @@ def card_printings(*, card: Card, viewer: Viewer) -> list[Card]:
 
 @dataclass(frozen=True)
 class CardFact:
-    """One line of the card page's stats. `provisional`: not known yet, shown as "?"."""
+    """One line of the card page's stats. `provisional`: not known yet, shown as "?";
+    `guessed`: given, but inferred from the card's name (its set file's `field_confidence`)."""
 
     label: str
     value: str
     provisional: bool = False
+    guessed: bool = False
     tags: tuple[tuple[str, str], ...] = ()  # (tag, label): each links to its search
 
 
@@ -120,6 +122,8 @@ def _card_facts(card: Card, typed: CardBase) -> list[CardFact]:
     optional one that is absent or zero is left out, as the printed card leaves it out."""
     facts: list[CardFact] = []
     required = set(typed.STAT_FIELDS)
+    field_confidence = (card.provenance or {}).get("field_confidence") or {}
+    guessed = {key for key, level in field_confidence.items() if level == "inferred"}
 
     def add(label: str, field: str, show: Callable[[int], str], *, zero: bool = True) -> None:
         value = getattr(typed, field, None)
@@ -127,7 +131,7 @@ def _card_facts(card: Card, typed: CardBase) -> list[CardFact]:
             if field in required:
                 facts.append(CardFact(label, "?", provisional=True))
         elif value or zero:
-            facts.append(CardFact(label, show(value)))
+            facts.append(CardFact(label, show(value), guessed=field in guessed))
 
     if card.kind == "monster":
         add("Level", "level", str)
@@ -142,7 +146,7 @@ def _card_facts(card: Card, typed: CardBase) -> list[CardFact]:
     if "slot" in required and slot is None:
         facts.append(CardFact("Slot", "?", provisional=True))
     elif slot and slot != "other":
-        facts.append(CardFact("Slot", slot_label(slot)))
+        facts.append(CardFact("Slot", slot_label(slot), guessed="slot" in guessed))
     if getattr(typed, "big", False):
         facts.append(CardFact("Big", "Yes"))
     add("Gold", "gold", gold_label)

@@ -193,6 +193,16 @@ def test_a_slot_guessed_from_the_name_says_so(client: Client, booty: None) -> No
     )
 
 
+def test_the_guessed_slot_is_marked_where_the_stats_are(client: Client, booty: None) -> None:
+    # A player reading the stats sees the guess there, not only in the sources below.
+    html = page(client, "munchkin-booty", "Thigh Boots")
+    stat = re.search(r"<dt>Slot</dt><dd>(.*?)</dd>", html, re.S)
+    assert stat
+    assert text_of(stat.group(1)) == "Footgear guessed"
+    assert 'data-testid="guessed-slot"' in stat.group(1)
+
+
 def test_a_card_with_no_guessed_stat_shows_no_guess(client: Client, booty: None) -> None:
-    html = provenance_section(page(client, "munchkin-booty", "Jellyfish"))
-    assert 'data-testid="guessed-stat"' not in html
+    html = page(client, "munchkin-booty", "Jellyfish")
+    assert 'data-testid="guessed-stat"' not in provenance_section(html)
+    assert 'data-testid="guessed-' not in html
