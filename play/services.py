@@ -142,7 +142,7 @@ def game_move(*, game: Game, seat: int, move: Move | Any) -> Table:
         if log_full(locked):
             raise GameLogFull(log_full_message())
         table = game_table(game=locked)
-        table = apply_move(table, seat, move, then_bots=True)
+        table = run_bots(apply_move(table, seat, move))
         _save(locked, table)
     return table
 

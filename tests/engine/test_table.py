@@ -443,12 +443,12 @@ def test_a_bot_plays_its_cheapest_card_that_turns_a_person_s_fight_once_a_fight(
     hand = table.game.players[0].hand
     missile, potion = uid_of(hand, "Magic Missile"), uid_of(hand, "Flaming Poison Potion")
     enraged = uid_of(table.game.players[1].hand, "Enraged")
-    table = apply_move(table, 0, {"kick_door": True}, then_bots=True)
+    table = run_bots(apply_move(table, 0, {"kick_door": True}))
     assert len(table.log) == 1 and table.interfered == set()
 
     # The Magic Missile (+5) makes it 6 against 1. Baby (-5) would not turn that; Enraged (+5)
     # makes it 6 against 6, a tie the monster wins; Ancient (+10) would too, but costs more.
-    table = apply_move(table, 0, {"play": missile}, then_bots=True)
+    table = run_bots(apply_move(table, 0, {"play": missile}))
     assert table.log[-1] == (1, {"play": enraged, "on": "Lame Goblin"})
     assert {c.name for c in table.game.players[1].hand} == {"Baby", "Ancient"} | {
         c.name for c in dealt().game.players[1].hand if c.uid != enraged
@@ -460,7 +460,7 @@ def test_a_bot_plays_its_cheapest_card_that_turns_a_person_s_fight_once_a_fight(
 
     # The Flaming Poison Potion (+3) makes it 9 against 6: the bot has played against this
     # fight already and keeps Ancient.
-    table = apply_move(table, 0, {"play": potion}, then_bots=True)
+    table = run_bots(apply_move(table, 0, {"play": potion}))
     assert table.log[-1][0] == 0 and len(table.log) == 4
     assert "Ancient" in {c.name for c in table.game.players[1].hand}
 
@@ -469,5 +469,5 @@ def test_a_bot_plays_its_cheapest_card_that_turns_a_person_s_fight_once_a_fight(
     for seat, move in table.log:
         again = apply_move(again, seat, move)
     assert state(again) == state(table) and again.interfered == {1}
-    won = apply_move(table, 0, {"resolve": True}, then_bots=True)
+    won = run_bots(apply_move(table, 0, {"resolve": True}))
     assert won.game.players[0].level == 2 and won.interfered == set()

@@ -196,14 +196,13 @@ from validator.engine.table import (
     SEAT_KINDS,
     Table,
     apply_move,
-    bot_move,
     copy_table,
     legal_moves,
     new_table,
     replay_table,
-    run_bots,
     seats_to_move,
 )
+from validator.engine.table_bots import bot_move, run_bots
 from validator.engine.table_display import describe_move, table_view
 from validator.engine.table_export import table_scenario
 from validator.engine.table_moves import MOVE_VERBS, Move, MoveError

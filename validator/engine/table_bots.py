@@ -1,0 +1,231 @@
+"""The bots at a table: each bot seat's move when the game waits for it (the simulated bots'
+choices of validator/engine/bots.py, taken as moves through the same rules), and the bots'
+interference in a person's fight."""
+
+from __future__ import annotations
+
+from validator.engine.bots import (
+    arrangements,
+    beatable_monster,
+    cheapest_sale,
+    leader,
+    refused,
+    sale_price,
+)
+from validator.engine.cards import CurseCard, OneShotCard
+from validator.engine.state import (
+    WINNING_LEVEL,
+    Combat,
+    Game,
+    Player,
+    RuleViolation,
+    is_item,
+    item_bonus,
+    levels_for_kill,
+)
+from validator.engine.strength import (
+    monsters_strength,
+    side_is_winning,
+    side_member_strength,
+    side_strength,
+)
+from validator.engine.table import (
+    Table,
+    apply_in_place,
+    candidates,
+    copy_table,
+    legal_moves,
+    move_refusal,
+    seats_to_move,
+)
+from validator.engine.table_moves import Move
+
+# A bot makes at most this many moves in a row before a person must move again: a bound on a
+# bug's loop, far above a real turn's moves.
+MAX_BOT_MOVES = 200
+
+
+def run_bots(table: Table) -> Table:
+    """Let bot seats move while the game waits for a bot: their moves go into the log. Returns
+    a new table (the given one is left as it was)."""
+    table = copy_table(table)
+    _run_bots(table)
+    return table
+
+
+def _run_bots(table: Table) -> None:
+    moved = 0
+    while not table.over and moved < MAX_BOT_MOVES:
+        waiting = [s for s in seats_to_move(table) if table.seats[s] == "bot"]
+        if not waiting:
+            break
+        _bot_plays(table, waiting[0])
+        moved += 1
+    if not table.over:
+        _bots_interfere(table)
+
+
+def _bots_interfere(table: Table) -> None:
+    """While a person fights and would win, each bot outside the fight, from the fighter's
+    left, may play one card against it (a monster enhancer, or a one-shot for the monsters):
+    the cheapest card in its hand that turns the fight, once a fight. The person then sees it
+    in the log and may answer before resolving."""
+    game = table.game
+    combat = game.combat
+    if combat is None or table.asked is not None:
+        return
+    fighter = game.players.index(combat.fighter)
+    if table.seats[fighter] != "bot":
+        for offset in range(1, len(table.seats)):
+            seat = (fighter + offset) % len(table.seats)
+            player = game.players[seat]
+            if table.seats[seat] != "bot" or seat in table.interfered or player in combat.side:
+                continue
+            if player.dead or not side_is_winning(game, combat):
+                continue
+            turned = _interference(table, seat)
+            if turned is not None:
+                _bot_applies(table, seat, turned)
+
+
+def _interference(table: Table, seat: int) -> Move | None:
+    """The bot's cheapest card against the monsters that makes the fighter's side lose."""
+    player = table.game.players[seat]
+    monsters = {m.name for m in table.game.combat.monsters} if table.game.combat else set()
+    # A monster enhancer's bonus is its `strength`; a one-shot's its `bonus`.
+    bonuses = {c.uid: c.card.__dict__.get("strength") or c.bonus for c in player.hand}
+    tries = sorted(
+        (m for m in candidates(table, seat) if "play" in m and m.get("on") in monsters),
+        key=lambda m: (bonuses.get(m["play"], 0), m["play"]),
+    )
+    for move in tries:
+        trial = copy_table(table)
+        try:
+            apply_in_place(trial, seat, move)
+        except RuleViolation:
+            continue
+        combat = trial.game.combat
+        if combat is not None and not side_is_winning(trial.game, combat):
+            return move
+    return None
+
+
+def _bot_plays(table: Table, seat: int) -> Move:
+    """The bot at `seat` makes its move on `table` itself: the first of its preferences the
+    rules allow (each asked first), else the last of the legal moves. A move allowed and then
+    refused all the same is listed as refused (`Game.bot_refusals`) and skipped."""
+    game = table.game
+    player = game.players[seat]
+    for move in _bot_preferences(table, player):
+        if move_refusal(table, seat, move) is None and _bot_applies(table, seat, move):
+            return move
+    options = legal_moves(table, seat)  # each tried on a copy of the table
+    if not options or not _bot_applies(table, seat, options[-1]):
+        raise RuleViolation(f"{player.name} has no move to make")
+    return options[-1]  # the end of the turn or of the fight: a way on
+
+
+def _bot_applies(table: Table, seat: int, move: Move) -> bool:
+    """Apply a bot's move the rules allowed; a refusal (nothing changed) is listed."""
+    try:
+        apply_in_place(table, seat, move)
+    except RuleViolation as exc:
+        player = table.game.players[seat]
+        refused(table.game, player, f"makes the move {move}", None, f"{exc} (allowed when asked)")
+        return False
+    return True
+
+
+# -- bots ----------------------------------------------------------------------------------------
+
+
+def bot_move(table: Table, seat: int) -> Move:
+    """The move a bot makes now: the simulated bots' choices (validator/engine/bots.py), the
+    first of them the rules accept. Raises RuleViolation when the seat may do nothing."""
+    return _bot_plays(copy_table(table), seat)
+
+
+def _bot_preferences(table: Table, player: Player) -> list[Move]:
+    """The moves a simulated bot would make here, best first (only legal ones are taken)."""
+    game = table.game
+    if table.asked is not None:
+        combat = game.combat
+        assert combat is not None
+        gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
+        # A rival will not help a fight that could win the game for the fighter.
+        if combat.fighter.level + gained >= WINNING_LEVEL and not game.options.shared_victory:
+            return [{"refuse_help": True}]
+        return [{"help": True}]
+    combat = game.combat
+    if combat is not None:
+        return _bot_fight_preferences(game, combat, player) if player is combat.fighter else []
+    if player is not game.active_player:
+        return []
+    return _bot_turn_preferences(game, player)
+
+
+def _bot_fight_preferences(game: Game, combat: Combat, player: Player) -> list[Move]:
+    """The fighter's: one-shots for its side and requests for help while losing, then the fight."""
+    wanted: list[Move] = []
+    ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
+    if not side_is_winning(game, combat):
+        for card in sorted(player.hand, key=lambda c: -c.bonus):
+            if isinstance(card.card, OneShotCard) and (card.card.bonus or 0) > 0:
+                wanted.append({"play": card.uid})
+        if combat.helper is None:
+            gap = theirs - ours
+            gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
+            treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
+            for other in sorted(
+                (p for p in game.others(player) if not p.dead),
+                key=lambda p: -side_member_strength(game, combat, p),
+            ):
+                if side_member_strength(game, combat, other) < gap:
+                    break
+                if player.level + gained >= WINNING_LEVEL:
+                    break
+                wanted.append(
+                    {
+                        "ask_for_help": other.name,
+                        "treasures": min(treasures, max(1, treasures // 2)),
+                    }
+                )
+    wanted.append({"resolve": True})
+    return wanted
+
+
+def _bot_turn_preferences(game: Game, player: Player) -> list[Move]:
+    """The active player's, outside combat: cards in play, gear, a sale, a curse on the leader,
+    then the turn's next step."""
+    wanted: list[Move] = []
+    for card in player.hand:
+        ways = arrangements(card.card)
+        # As `arrange` plays them: a first race or class, a first follower, gear that helps,
+        # Levels short of the winning one (which only a kill gives).
+        if (
+            ("character" in ways and not player.axis_cards(card.kind))
+            or ("follower" in ways and not player.followers)
+            or ("item" in ways and item_bonus(card.card) > 0)
+            or ("level" in ways and player.level < WINNING_LEVEL - 1)
+        ):
+            wanted.append({"play": card.uid})
+    for item in sorted(player.carried, key=lambda c: -item_bonus(c.card)):
+        if is_item(item.card) and item_bonus(item.card) > 0:
+            wanted.append({"equip": item.uid})
+    sale = cheapest_sale(player)
+    if sale and player.level + sum(sale_price(c.card) for c in sale) // 1000 < WINNING_LEVEL:
+        wanted.append({"sell": [c.uid for c in sale]})
+    target = leader(game, player)
+    if target is not None and target.level >= player.level:
+        for card in player.hand:
+            if isinstance(card.card, CurseCard):
+                wanted.append({"play": card.uid, "on": target.name})
+    if game.phase == "start":
+        wanted.append({"kick_door": True})
+    elif game.phase == "kicked" and not game.fought_this_turn:
+        monster = beatable_monster(game, player)
+        if monster is not None:
+            wanted.append({"look_for_trouble": monster.uid})
+        wanted.append({"loot_room": True})
+    wanted.append({"end_turn": True})
+    return wanted
