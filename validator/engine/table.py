@@ -37,13 +37,22 @@ from typing import Any
 from validator.engine import abilities, combat_specials, turn
 from validator.engine.cards import CardBase
 from validator.engine.combat import offer_help, resolve
-from validator.engine.legality import checks_passed, refusal
+from validator.engine.legality import MoveAllowed, checks_passed, refusal
 from validator.engine.setup import MAX_TURNS, deal
 from validator.engine.state import (
     Game,
     Options,
     Player,
     RuleViolation,
+)
+from validator.engine.strength import monsters_strength, side_is_winning, side_strength
+from validator.engine.table_choices import (
+    ANSWER_VERBS,
+    Answer,
+    ChoiceNeeded,
+    Question,
+    TableChooser,
+    checked_answer,
 )
 from validator.engine.table_moves import (
     Move,
@@ -63,6 +72,17 @@ MIN_SEATS = 2
 MAX_SEATS = 6
 
 
+@dataclass(frozen=True)
+class Pending:
+    """A move made but waiting for a person's answer: who made it, the move, the answers given
+    so far, and the question now."""
+
+    seat: int
+    move: Move
+    answers: tuple[Answer, ...]
+    question: Question
+
+
 @dataclass
 class Table:
     """A game in progress: what it was dealt from, the log, and the engine's state now."""
@@ -79,6 +99,14 @@ class Table:
     # Seats outside the fight that have played a card against the current one (a bot does so
     # once a fight: interfering). Derived from the log's moves, so a replay rebuilds it.
     interfered: set[int] = field(default_factory=set)
+    # A reaction window: the seats yet to answer before the fight resolves (each plays into
+    # the fight or passes), in turn from the fighter's left. None: no window open.
+    window: tuple[int, ...] | None = None
+    # A move waiting for a person's answer to a question the rules leave to them.
+    pending: Pending | None = None
+    # The log's positions of the moves that resolved a fight (the fighter's `resolve`, or the
+    # last `pass` of a window, or an answer), for the scenario export.
+    resolved_at: tuple[int, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -171,6 +199,9 @@ def copy_table(table: Table) -> Table:
         asked=table.asked,
         asked_before=set(table.asked_before),
         interfered=set(table.interfered),
+        window=table.window,
+        pending=table.pending,
+        resolved_at=table.resolved_at,
     )
     copied.game = copy.deepcopy(game, memo)
     return copied
@@ -216,9 +247,14 @@ def legal_moves(table: Table, seat: int) -> list[Move]:
 
 
 def seats_to_move(table: Table) -> list[int]:
-    """The seats the game waits for: the asked player, else the fighter or the active player."""
+    """The seats the game waits for: a person asked a question, the player asked for help, the
+    seats of a reaction window, else the fighter or the active player."""
     if table.over:
         return []
+    if table.pending is not None:
+        return [table.pending.question.seat]
+    if table.window is not None:
+        return list(table.window)
     if table.asked is not None:
         return [table.asked[0]]
     game = table.game
@@ -251,6 +287,22 @@ def _permitted(table: Table, seat: int, move: Move) -> str:
     player = game.players[seat]
     if table.over:
         raise RuleViolation("the game is over")
+    if table.pending is not None:
+        question = table.pending.question
+        if verb not in ANSWER_VERBS or seat != question.seat:
+            raise RuleViolation(f"{game.players[question.seat].name} chooses first")
+        return verb
+    if verb in ANSWER_VERBS:
+        raise RuleViolation(f"no one asked {player.name} to choose")
+    if table.window is not None:
+        if seat not in table.window:
+            waiting = " and ".join(game.players[s].name for s in table.window)
+            raise RuleViolation(f"{waiting} may play into the fight or pass first")
+        if verb not in _WINDOW_VERBS:
+            raise RuleViolation("before the fight resolves: play a card into it, or pass")
+        return verb
+    if verb == "pass":
+        raise RuleViolation("pass: only before a fight resolves, when it is your chance to answer")
     if table.asked is not None:
         asked = table.asked[0]
         if verb not in ("help", "refuse_help") or seat != asked:
@@ -303,8 +355,28 @@ def _precheck(table: Table, seat: int, move: Move) -> None:
 
 
 def candidates(table: Table, seat: int) -> list[Move]:
-    """Moves worth trying for `seat` now (legal_moves keeps those the rules accept)."""
-    return candidate_moves(table.game, seat, asked=table.asked, asked_before=table.asked_before)
+    """Moves worth trying for `seat` now (legal_moves keeps those the rules accept). An answer
+    to a question is listed as the suggested one first, then each single pick or option; any
+    pick of the asked number of candidates is accepted."""
+    pending = table.pending
+    if pending is not None:
+        question = pending.question
+        if seat != question.seat:
+            return []
+        if question.options:
+            first = question.suggested[0]
+            order = [first, *(i for i in range(len(question.options)) if i != first)]
+            return [{"choose_option": index} for index in order]
+        picks = [{"choose": list(question.suggested)}]
+        if question.count == 1:
+            picks += [{"choose": [uid]} for uid in question.candidates]
+        return [dict(p) for p in {tuple(p["choose"]): p for p in picks}.values()]
+    found = candidate_moves(table.game, seat, asked=table.asked, asked_before=table.asked_before)
+    if table.window is not None:
+        if seat not in table.window:
+            return []
+        return [{"pass": True}, *(m for m in found if set(m) & _PLAY_VERBS)]
+    return found
 
 
 def _cheap_moves(move: Move) -> bool:
@@ -314,15 +386,60 @@ def _cheap_moves(move: Move) -> bool:
 
 # The verbs of the turn's own steps, and of a fight's; the others name a card of the player's.
 _TURN_VERBS = frozenset({"kick_door", "look_for_trouble", "loot_room", "charity", "end_turn"})
-_COMBAT_VERBS = frozenset({"help", "refuse_help", "resolve", "decline", "bribe", "chase"})
+_COMBAT_VERBS = frozenset({"help", "refuse_help", "resolve", "pass", "decline", "bribe", "chase"})
+# What a seat may do in a reaction window: play into the fight (or anything a card allows
+# now, a curse included), or pass.
+_PLAY_VERBS = frozenset({"play", "use", "join"})
+_WINDOW_VERBS = _PLAY_VERBS | {"pass"}
 
 
 def apply_in_place(table: Table, seat: int, move: Move) -> None:
-    """Apply one move in place; on RuleViolation nothing has changed."""
+    """Apply one move in place; on RuleViolation nothing has changed. A move that needs a
+    person's answer is logged and waits for it (`Table.pending`); the answer makes it."""
     verb = _permitted(table, seat, move)
+    if verb in ANSWER_VERBS:
+        pending = table.pending
+        assert pending is not None  # _permitted allows an answer only to a question
+        answer = checked_answer(pending.question, move)
+        checks_passed(table.game)
+        _attempt(table, pending.seat, pending.move, (*pending.answers, answer))
+    else:
+        _attempt(table, seat, move, ())
+    table.log.append((seat, dict(move)))
+
+
+def _people(table: Table) -> frozenset[int]:
+    return frozenset(s for s, kind in enumerate(table.seats) if kind == "person")
+
+
+def _attempt(table: Table, seat: int, move: Move, answers: tuple[Answer, ...]) -> None:
+    """Make the move on a copy, the people's choices taken from `answers`: the table becomes
+    the copy, or, when a person must answer a question first, stays as it was but for the
+    question (the move runs again from the start once answered: same dice, same questions)."""
+    trial = copy_table(table)
+    trial.pending = None  # the move runs as if first made
+    game = trial.game
+    chooser = game.chooser
+    game.chooser = TableChooser(game, _people(table), answers)
+    try:
+        _perform(trial, seat, move)
+    except ChoiceNeeded as exc:
+        if table.game.trying:  # only asked whether the move is allowed: it is
+            raise MoveAllowed from None
+        table.pending = Pending(seat, dict(move), answers, exc.question)
+        return
+    finally:
+        game.chooser = chooser
+    vars(table).update(vars(trial))
+
+
+def _perform(table: Table, seat: int, move: Move) -> None:
+    """Make a permitted move on `table` (not logged here)."""
+    verb, _ = validate_move(move)
     game = table.game
     player = game.players[seat]
     combat_before = game.combat
+    window_before = table.window
     if verb == "ask_for_help":
         _ask(table, player, move)
         return
@@ -332,12 +449,76 @@ def apply_in_place(table: Table, seat: int, move: Move) -> None:
         _apply_in_combat(table, player, verb, move)
     else:
         _apply_card_move(game, player, verb, move)
-    table.log.append((seat, dict(move)))
     if game.combat is not combat_before:
         table.asked_before = set()
         table.interfered = set()
+        table.window = None
     elif combat_before is not None and "play" in move and player not in combat_before.side:
         table.interfered.add(seat)
+    if window_before is not None and verb != "pass" and game.combat is not None:
+        # A card played into the fight: the fighter answers, then a new window opens.
+        table.window = None
+        game.note(f"{game.combat.fighter.name} may answer before the fight resolves")
+
+
+def window_seats(table: Table) -> tuple[int, ...]:
+    """The seats that may answer before the fight resolves: every living player but the
+    fighter who could play something into it now (a card, an ability, a monster that joins),
+    in turn from the fighter's left."""
+    game = table.game
+    combat = game.combat
+    assert combat is not None
+    fighter = game.players.index(combat.fighter)
+    count = len(table.seats)
+    seats: list[int] = []
+    for offset in range(1, count):
+        seat = (fighter + offset) % count
+        if game.players[seat].dead:
+            continue
+        if any(set(move) & _PLAY_VERBS for move in legal_moves(table, seat)):
+            seats.append(seat)
+    return tuple(seats)
+
+
+def _resolve_or_open_window(table: Table, player: Player) -> None:
+    """The fighter is ready: the others may answer first (a window), else the fight resolves."""
+    game = table.game
+    combat = game.combat
+    if combat is None or combat.resolved:
+        raise RuleViolation("there is no combat to resolve")
+    seats = window_seats(table)
+    if not seats:
+        _resolve_now(table)
+        return
+    reason = refusal(game, resolve, game)
+    if reason is not None:
+        raise RuleViolation(reason)
+    checks_passed(game)
+    table.window = seats
+    ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
+    names = " and ".join(game.players[s].name for s in seats)
+    action = "fight" if side_is_winning(game, combat) else "run away"
+    game.note(
+        f"{player.name} is ready to {action} ({ours} against {theirs}): "
+        f"{names} may play into the fight or pass"
+    )
+
+
+def _resolve_now(table: Table) -> None:
+    resolve(table.game)
+    table.resolved_at = (*table.resolved_at, len(table.log))
+
+
+def _pass(table: Table, player: Player) -> None:
+    game = table.game
+    assert table.window is not None
+    checks_passed(game)
+    seat = game.players.index(player)
+    rest = tuple(s for s in table.window if s != seat)
+    game.note(f"{player.name} passes")
+    table.window = rest or None
+    if not rest:
+        _resolve_now(table)
 
 
 def _apply_turn_step(game: Game, player: Player, verb: str, move: Move) -> None:
@@ -366,7 +547,9 @@ def _apply_in_combat(table: Table, player: Player, verb: str, move: Move) -> Non
         game.note(f"{player.name} will not help")
         table.asked = None
     elif verb == "resolve":
-        resolve(game)
+        _resolve_or_open_window(table, player)
+    elif verb == "pass":
+        _pass(table, player)
     elif verb == "decline":
         combat_specials.decline(game, player, named_monster(game, move["decline"]))
     elif verb == "bribe":
@@ -452,5 +635,4 @@ def _ask(table: Table, player: Player, move: Move) -> None:
     checks_passed(game)
     table.asked = (seat, treasures)
     table.asked_before.add(seat)
-    table.log.append((game.players.index(player), dict(move)))
     game.note(f"{player.name} asks {helper.name} for help, offering {treasures} Treasure(s)")

@@ -61,31 +61,40 @@ def _run_bots(table: Table) -> None:
             break
         _bot_plays(table, waiting[0])
         moved += 1
-    if not table.over:
-        _bots_interfere(table)
 
 
-def _bots_interfere(table: Table) -> None:
-    """While a person fights and would win, each bot outside the fight, from the fighter's
-    left, may play one card against it (a monster enhancer, or a one-shot for the monsters):
-    the cheapest card in its hand that turns the fight, once a fight. The person then sees it
-    in the log and may answer before resolving."""
+def _bot_window_preferences(table: Table, seat: int) -> list[Move]:
+    """A bot's answer in a reaction window: while the fighter's side would win, the cheapest
+    card that turns the fight (once a fight, never from the fighter's own side), when the bot
+    wants this fighter to lose; else it passes."""
     game = table.game
     combat = game.combat
-    if combat is None or table.asked is not None:
-        return
-    fighter = game.players.index(combat.fighter)
-    if table.seats[fighter] != "bot":
-        for offset in range(1, len(table.seats)):
-            seat = (fighter + offset) % len(table.seats)
-            player = game.players[seat]
-            if table.seats[seat] != "bot" or seat in table.interfered or player in combat.side:
-                continue
-            if player.dead or not side_is_winning(game, combat):
-                continue
-            turned = _interference(table, seat)
-            if turned is not None:
-                _bot_applies(table, seat, turned)
+    player = game.players[seat]
+    if (
+        combat is not None
+        and seat not in table.interfered
+        and player not in combat.side
+        and side_is_winning(game, combat)
+        and _meddles_in(table, seat)
+    ):
+        turned = _interference(table, seat)
+        if turned is not None:
+            return [turned, {"pass": True}]
+    return [{"pass": True}]
+
+
+def _meddles_in(table: Table, seat: int) -> bool:
+    """Whether the bot spends a card against this fight: a person's fight (the table's bots
+    keep the people busy), or a rival's who leads or would win the game with it."""
+    game = table.game
+    combat = game.combat
+    assert combat is not None
+    fighter = combat.fighter
+    if table.seats[game.players.index(fighter)] == "person":
+        return True
+    gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
+    top = max(p.level for p in game.players if p is not fighter)
+    return fighter.level + gained >= WINNING_LEVEL or fighter.level > top
 
 
 def _interference(table: Table, seat: int) -> Move | None:
@@ -148,6 +157,9 @@ def bot_move(table: Table, seat: int) -> Move:
 def _bot_preferences(table: Table, player: Player) -> list[Move]:
     """The moves a simulated bot would make here, best first (only legal ones are taken)."""
     game = table.game
+    seat = game.players.index(player)
+    if table.window is not None and seat in table.window:
+        return _bot_window_preferences(table, seat)
     if table.asked is not None:
         combat = game.combat
         assert combat is not None

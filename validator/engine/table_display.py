@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from validator.engine.state import CardInstance, item_bonus
-from validator.engine.strength import monsters_strength, side_is_winning, side_strength
+from validator.engine.strength import (
+    monsters_strength,
+    side_is_winning,
+    side_member_strength,
+    side_strength,
+)
 from validator.engine.table import Table, seats_to_move
 from validator.engine.table_moves import Move
 
@@ -64,11 +69,13 @@ def table_view(table: Table, seat: int | None) -> dict[str, Any]:
         "over": table.over,
         "winners": table.winners,
         "waiting_for": seats_to_move(table),
-        "asked": (
-            {"seat": table.asked[0], "treasures": table.asked[1]}
-            if table.asked is not None
+        "asked": _asked_view(table),
+        "window": (
+            {"seats": list(table.window), "fighter": game.players.index(combat.fighter)}
+            if table.window is not None and combat is not None
             else None
         ),
+        "choice": _choice_view(table),
         "players": players,
         "hand": [_card_json(c) for c in game.players[seat].hand] if seat is not None else None,
         "decks": {
@@ -79,8 +86,47 @@ def table_view(table: Table, seat: int | None) -> dict[str, Any]:
         },
         "combat": combat_view,
         "moves_made": len(table.log),
-        "log": game.log[-30:],
+        "log": log_entries(table),
     }
+
+
+def log_entries(table: Table) -> list[dict[str, Any]]:
+    """The whole log in words, each line with the turn it was written in."""
+    game = table.game
+    turns: list[int] = list(getattr(game, "log_turns", []))
+    if len(turns) != len(game.log):
+        turns = [0] * len(game.log)
+    return [{"turn": t, "text": line} for t, line in zip(turns, game.log, strict=True)]
+
+
+def _asked_view(table: Table) -> dict[str, Any] | None:
+    """A request for help waiting for its answer: who asks whom, for how many Treasures, and
+    the fight's strengths with the helper and without."""
+    game = table.game
+    combat = game.combat
+    if table.asked is None or combat is None:
+        return None
+    seat, treasures = table.asked
+    helper = game.players[seat]
+    return {
+        "seat": seat,
+        "treasures": treasures,
+        "by": game.players.index(combat.fighter),
+        "monsters_names": [m.name for m in combat.monsters],
+        "without_you": side_strength(game, combat),
+        "with_you": side_strength(game, combat) + side_member_strength(game, combat, helper),
+        "monsters": monsters_strength(game, combat),
+    }
+
+
+def _choice_view(table: Table) -> dict[str, Any] | None:
+    """The question a person must answer now, with the cards to choose from."""
+    if table.pending is None:
+        return None
+    cards = {
+        c.uid: _card_json(c) for p in table.game.players for c in [*p.hand, *p.in_play(), *p.curses]
+    }
+    return table.pending.question.as_json(cards)
 
 
 def describe_move(table: Table, seat: int, move: Move) -> str:
@@ -134,7 +180,17 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
     ):
         if verb in move:
             return f"{words} {name(move[verb])}"
+    if "choose" in move:
+        picked = move["choose"]
+        return "Choose " + (", ".join(map(name, picked)) if picked else "nothing")
+    if "choose_option" in move:
+        question = table.pending.question if table.pending is not None else None
+        index = move["choose_option"]
+        if question is not None and 0 <= index < len(question.options):
+            return f"Choose: {question.options[index]}"
+        return f"Choose option {index + 1}"
     for verb, words in (
+        ("pass", "Pass: let the fight go on"),
         ("kick_door", "Kick open the door"),
         ("loot_room", "Loot the room"),
         ("help", "Help"),

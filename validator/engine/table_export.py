@@ -46,8 +46,15 @@ def table_scenario(table: Table, *, name: str) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
     names = [p.name for p in game.players]
     offered = 0
-    for seat, move in table.log:
+    for index, (seat, move) in enumerate(table.log):
         by = names[seat]
+        if index in table.resolved_at:
+            # The fight resolved here: the fighter's `resolve`, or the last `pass` of the
+            # others' chance to answer, or the answer to a question it asked.
+            steps.append({"resolve": True})
+            continue
+        if set(move) & _NO_STEP:
+            continue
         step = _scenario_step(move, by, ref, offered)
         if "ask_for_help" in move:
             offered = int(move.get("treasures", 0))
@@ -77,6 +84,12 @@ def table_scenario(table: Table, *, name: str) -> dict[str, Any]:
         "steps": steps,
         "expect": expect,
     }
+
+
+# Moves that change nothing a scenario step reads: a `resolve` that opened the others' chance
+# to answer (the fight resolves later, at a position in `Table.resolved_at`), a pass, and the
+# answers to questions, which the runner's default chooser answers in its own way.
+_NO_STEP = frozenset({"resolve", "pass", "choose", "choose_option"})
 
 
 def _scenario_step(move: Move, by: str, ref: Any, offered: int) -> dict[str, Any] | None:
@@ -127,6 +140,6 @@ def _scenario_step(move: Move, by: str, ref: Any, offered: int) -> dict[str, Any
         return {verb: move[verb], "by": by}
     if "kick_door" in move or "loot_room" in move:
         return {next(iter(move)): by}
-    if "resolve" in move or "end_turn" in move:
+    if "end_turn" in move:
         return {next(iter(move)): True}
     raise MoveError(f"no scenario step for the move {move!r}")

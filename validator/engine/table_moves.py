@@ -58,6 +58,9 @@ MOVE_VERBS = (
     "bribe",
     "chase",
     "join",
+    "pass",
+    "choose",
+    "choose_option",
 )
 # The arguments each verb takes besides its own key.
 _ARGUMENTS: dict[str, frozenset[str]] = {
@@ -106,13 +109,16 @@ def validate_move(move: object) -> tuple[str, Move]:
         "join",
     ):
         _uid(value, verb)
-    elif verb in ("sell", "give"):
-        _uids(value, verb)
+    elif verb in ("sell", "give", "choose"):
+        _uids(value, verb, empty=verb == "choose")
         if verb == "give" and (not isinstance(move.get("to"), str) or len(move["to"]) > 40):
             raise MoveError('give.to: name the player who receives, such as "P2"')
     elif verb in ("decline", "chase"):
         if not isinstance(value, str) or not value or len(value) > 200:
             raise MoveError(f"{verb}: the name of a monster in the fight")
+    elif verb == "choose_option":
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 100:
+            raise MoveError("choose_option: the number of an option, from 0")
     elif verb == "ask_for_help":
         if not isinstance(value, str) or len(value) > 40:
             raise MoveError('ask_for_help: name the player asked, such as "P2"')
