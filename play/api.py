@@ -25,7 +25,7 @@ from packs.models import Pack
 from packs.selectors import PackBuildError
 from play import selectors
 from play.converters import GAME_ID
-from play.models import Game, Seat
+from play.models import ANSWER_SECONDS, Game, Seat
 from play.services import (
     MAX_SEED,
     GameLogFull,
@@ -34,6 +34,7 @@ from play.services import (
     game_pack_from_sets,
     game_restart,
     game_save_scenario,
+    game_time_up,
     game_undo,
 )
 from validator.engine import MOVE_VERBS, SEAT_KINDS, MoveError, RuleViolation, Table
@@ -76,6 +77,12 @@ class GameCreateInput(StrictInput):
         default=False,
         help_text="every person seat played on one device, a cover screen between turns "
         "(two or more person seats)",
+    )
+    answer_seconds = serializers.ChoiceField(
+        choices=ANSWER_SECONDS,
+        default=0,
+        help_text="seconds a person has to answer a fight before anyone may let their chance "
+        "pass (time-up/); 0: the fight waits until each person passes",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -146,6 +153,31 @@ class GameCreatedOutput(serializers.Serializer[dict[str, Any]]):
     log = serializers.CharField()
 
 
+class WindowOutput(serializers.Serializer[dict[str, Any]]):
+    seats = serializers.ListField(child=serializers.IntegerField())
+    fighter = serializers.IntegerField()
+
+
+class ChoiceOutput(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    question = serializers.CharField(
+        help_text="items_to_lose, cards_to_lose, card_to_take, item_to_discard, "
+        "discard_for_escape, option, abandon_ship or discard_to_escape"
+    )
+    text = serializers.CharField()
+    count = serializers.IntegerField(help_text="how many candidates to choose (`choose`)")
+    candidates = serializers.ListField(child=serializers.DictField())
+    options = serializers.ListField(
+        child=serializers.CharField(), help_text="answered by number with `choose_option`"
+    )
+    suggested = serializers.ListField(child=serializers.IntegerField())
+
+
+class LogLineOutput(serializers.Serializer[dict[str, Any]]):
+    turn = serializers.IntegerField()
+    text = serializers.CharField()
+
+
 class StateOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
@@ -155,7 +187,28 @@ class StateOutput(serializers.Serializer[dict[str, Any]]):
     over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.IntegerField())
     waiting_for = serializers.ListField(child=serializers.IntegerField())
-    asked = serializers.DictField(allow_null=True)
+    asked = serializers.DictField(
+        allow_null=True,
+        help_text=(
+            "a request for help waiting for its answer: seat (asked), by (the fighter), "
+            "treasures, monsters_names, without_you, with_you, monsters (strengths)"
+        ),
+    )
+    window = WindowOutput(
+        allow_null=True,
+        help_text="the seats that may still play into the fight or pass before it resolves",
+    )
+    choice = ChoiceOutput(
+        allow_null=True, help_text="a question the rules leave to a person, waiting for them"
+    )
+    answer_seconds = serializers.IntegerField(
+        help_text="the game's time to answer a fight (0: it waits for each person to pass)"
+    )
+    answer_by = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the people of the open window have had their time (time-up/ then "
+        "passes for them); null without a timer or a window waiting for a person",
+    )
     players = serializers.ListField(child=serializers.DictField())
     hand = serializers.ListField(child=serializers.DictField(), allow_null=True)
     decks = serializers.DictField()
@@ -164,7 +217,7 @@ class StateOutput(serializers.Serializer[dict[str, Any]]):
     log_full = serializers.BooleanField(
         help_text="the log holds PLAY_MAX_LOG_MOVES moves: no move is made any more"
     )
-    log = serializers.ListField(child=serializers.CharField())
+    log = LogLineOutput(many=True, help_text="the whole log in words, oldest first")
 
 
 class LegalMoveOutput(serializers.Serializer[dict[str, Any]]):
@@ -297,6 +350,7 @@ class GameList(PlayView):
                 seats=[seat["kind"] for seat in data["seats"]],
                 seed=seed,
                 hot_seat=data["hot_seat"],
+                answer_seconds=data["answer_seconds"],
             )
         except MoveError as exc:
             raise ApiError(400, "invalid", [("seats", str(exc))]) from exc
@@ -424,6 +478,20 @@ class GameUndo(PlayView):
         return _seat_tool(request, game_id, game_undo)
 
 
+class GameTimeUp(PlayView):
+    @extend_schema(request=SeatInputOnly, responses={200: StateOutput, **GAME_ERRORS})
+    def post(self, request: Request, game_id: int) -> Response:
+        """The time to answer a fight has run out (the game's `answer_seconds` since the last
+        move): each person who has not answered passes, and the bots move. Any seat may ask;
+        400 `refused` while time is left, when no fight waits for a person, or for a game
+        without a timer; nothing changes."""
+        return _seat_tool(request, game_id, _time_up)
+
+
+def _time_up(*, game: Game, seat: int) -> Table:
+    return game_time_up(game=game)
+
+
 class GameRestart(PlayView):
     @extend_schema(request=SeatInputOnly, responses={200: StateOutput, **GAME_ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
@@ -483,5 +551,6 @@ urlpatterns = [
     path(f"games/{GAME_ID}/log/", GameLog.as_view(), name="game_log"),
     path(f"games/{GAME_ID}/undo/", GameUndo.as_view(), name="game_undo"),
     path(f"games/{GAME_ID}/restart/", GameRestart.as_view(), name="game_restart"),
+    path(f"games/{GAME_ID}/time-up/", GameTimeUp.as_view(), name="game_time_up"),
     path(f"games/{GAME_ID}/scenario/", GameScenario.as_view(), name="game_scenario"),
 ]

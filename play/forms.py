@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from play.models import ANSWER_SECONDS
 from play.services import MAX_SEED
 from validator.engine import TABLE_MAX_SEATS, TABLE_MIN_SEATS
 
@@ -23,6 +24,17 @@ class NewGameForm(forms.Form):
         label="Hot seat: the people play on this one device",
         required=False,
         help_text="a cover screen between turns keeps each hand private (two or more people)",
+    )
+    answer_seconds = forms.TypedChoiceField(
+        label="Time to answer a fight",
+        choices=[(0, "Until each person passes")]
+        + [(s, f"{s} seconds") for s in ANSWER_SECONDS if s],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=None,
+        help_text="before a fight resolves, everyone else may play into it; with a time, "
+        "a person who has not answered by then passes",
     )
     seed = forms.IntegerField(
         label="Seed",

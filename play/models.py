@@ -5,6 +5,9 @@ from django.db import models
 
 from packs.models import Pack
 
+# The times a game may give a person to answer a fight, in seconds (0: no timer).
+ANSWER_SECONDS = (0, 15, 30, 60, 120)
+
 
 class SeatKind(models.TextChoices):
     PERSON = "person", "Person"
@@ -27,6 +30,12 @@ class Game(models.Model):
     finished = models.BooleanField(default=False)
     # Every person seat is played on one device, a cover screen between turns (docs/play.md).
     hot_seat = models.BooleanField(default=False)
+    # Seconds a person has to answer a fight before their chance passes (0: the fight waits
+    # until each person passes). docs/play.md, "Everyone answers every fight".
+    answer_seconds = models.PositiveSmallIntegerField(default=0)
+    # The random salt the seats' tokens are derived from with the SECRET_KEY (play/tokens.py),
+    # so the dealer can be shown the links again; empty for games dealt before (random tokens).
+    token_salt = models.CharField(max_length=32, blank=True, default="", editable=False)
     # What the log in words says beside the moves, which no replay says: [[line, text], ...],
     # each placed before that line of the engine's log (an undo, a restart).
     notes = models.JSONField(default=list)
@@ -60,3 +69,24 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.index + 1} of game {self.game_id} ({self.kind})"
+
+
+class OpenedSeat(models.Model):
+    """A seat a logged-in user opened with its link, so that "Your games" lists it on any
+    device and after the session ends. No token is kept: the link is derived again from the
+    game's salt (play/tokens.py). Deleted with the seat (an expired game) or the user."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="opened_seats"
+    )
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="openers")
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "seat"], name="play_opened_seat_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} opened by user {self.user_id}"

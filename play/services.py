@@ -3,21 +3,23 @@ playtesting tools: undo, restart, save as scenario."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from math import ceil
 from typing import Any
 
 import yaml
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from django.utils import timezone
 
 from authoring.models import CardScenario
 from authoring.scenarios import scenario_create
 from catalog.models import Card
 from packs.models import Pack
 from packs.services import pack_build, pack_create
-from play.models import Game, Seat, SeatKind
+from play.models import ANSWER_SECONDS, Game, OpenedSeat, Seat, SeatKind
 from play.retention import games_prune_soon
 from play.selectors import (
     GameBroken,
@@ -29,6 +31,7 @@ from play.selectors import (
     remember_table,
     token_digest,
 )
+from play.tokens import new_token_salt, seat_token
 from validator.engine import (
     Move,
     MoveError,
@@ -53,8 +56,8 @@ class GameLogFull(RuleViolation):
 
 @dataclass(frozen=True)
 class CreatedGame:
-    """A new game and its seats' secret tokens, in seat order (shown once: only their
-    digests are stored)."""
+    """A new game and its seats' secret tokens, in seat order (only their digests are stored;
+    the server can derive them again for the dealer: play/tokens.py)."""
 
     game: Game
     tokens: list[str]
@@ -98,28 +101,42 @@ def game_create(
     seats: Sequence[str],
     seed: int,
     hot_seat: bool = False,
+    answer_seconds: int = 0,
 ) -> CreatedGame:
     """Deal a game of `pack` from `seed` for the seats (each "person" or "bot", 2 to 6). Bots
     seated first move at once. `hot_seat`: every person seat is played on one device (at
-    least two person seats). Raises the engine's MoveError for bad seats or seed, or no
-    person among the seats (nothing stored). Once it is stored, the expired games are
-    pruned in the background (at most once every PLAY_PRUNE_INTERVAL seconds)."""
+    least two person seats). `answer_seconds`: how long a person has to answer a fight before
+    anyone may let their chance pass (0: the fight waits for each to pass). Raises the
+    engine's MoveError for bad seats or seed, or no person among the seats (nothing stored).
+    Once it is stored, the expired games are pruned in the background (at most once every
+    PLAY_PRUNE_INTERVAL seconds)."""
     if not 0 <= seed <= MAX_SEED:
         raise MoveError(f"the seed is a whole number from 0 to {MAX_SEED}")
     if "person" not in seats:
         # Bots alone would play the whole game here; that is what simulations are for.
         raise MoveError("a game needs at least one person's seat (bots alone: simulate the pack)")
+    if answer_seconds not in ANSWER_SECONDS:
+        raise MoveError(
+            "the time to answer a fight is one of "
+            + ", ".join(map(str, ANSWER_SECONDS))
+            + " seconds (0: until each person passes)"
+        )
     if hot_seat and list(seats).count("person") < 2:
         raise MoveError("hot-seat mode passes one device between people: seat two or more")
     table = new_table(pack_cards(pack=pack), seats=seats, seed=seed)  # checks the seats
     table = run_bots(table)
-    tokens = [secrets.token_urlsafe(24) for _ in seats]
+    # Derived from the SECRET_KEY and the game's salt (play/tokens.py): only their digests are
+    # stored, yet the dealer can be shown them again.
+    salt = new_token_salt()
+    tokens = [seat_token(salt=salt, index=index) for index in range(len(seats))]
     with transaction.atomic():
         game = Game.objects.create(
             pack=pack,
             pack_sha256=pack.sha256,
             seed=seed,
             hot_seat=hot_seat,
+            answer_seconds=answer_seconds,
+            token_salt=salt,
             created_by=actor if isinstance(actor, User) else None,
         )
         Seat.objects.bulk_create(
@@ -143,6 +160,33 @@ def game_move(*, game: Game, seat: int, move: Move | Any) -> Table:
             raise GameLogFull(log_full_message())
         table = game_table(game=locked)
         table = run_bots(apply_move(table, seat, move))
+        _save(locked, table)
+    return table
+
+
+def game_time_up(*, game: Game, now: datetime | None = None) -> Table:
+    """Let the chance to answer a fight pass for the people who have not answered in the
+    game's `answer_seconds` since the last move (each passes, in turn); the bots then move.
+    Any seat may ask: the time is the server's. RuleViolation, with nothing changed, when no
+    fight waits for a person, when the game has no timer, or while time is left."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if not locked.answer_seconds:
+            raise RuleViolation("this game waits for each person to pass: it has no timer")
+        table = game_table(game=locked)
+        kinds = [s.kind for s in locked.seats.all()]
+        window = table.window or ()
+        people = [s for s in window if kinds[s] == SeatKind.PERSON]
+        if not people:
+            raise RuleViolation("no fight is waiting for a person's answer")
+        deadline = locked.updated_at + timedelta(seconds=locked.answer_seconds)
+        left = (deadline - (now or timezone.now())).total_seconds()
+        if left > 0:
+            raise RuleViolation(f"the time to answer runs out in {ceil(left)} s")
+        for seat in people:
+            if table.window is not None and seat in table.window:
+                table = apply_move(table, seat, {"pass": True})
+        table = run_bots(table)
         _save(locked, table)
     return table
 
@@ -182,7 +226,13 @@ def game_undo(*, game: Game, seat: int) -> Table:
         taken = len(table.log) - cut
         line = len(earlier.game.log)
         text = f"{names[seat]} undoes {names[by]}'s move ({describe_move(earlier, by, move)})" + (
-            f" and the {taken - 1} bot move(s) after it" if taken > 1 else ""
+            (
+                " and the bot's move after it"
+                if taken == 2
+                else f" and the {taken - 1} bot moves after it"
+            )
+            if taken > 1
+            else ""
         )
         locked.notes = [n for n in locked.notes if n[0] <= line] + [[line, text]]
         locked.save(update_fields=["notes"])
@@ -224,3 +274,10 @@ def game_save_scenario(
     document = table_scenario(table, name=name)
     text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
     return scenario_create(card=card, actor=actor, name=name, text=text)
+
+
+def seat_opened_record(*, user: User, seat: Seat) -> bool:
+    """Remember that `user` opened `seat` with its link, for their "Your games" on any device
+    (no token is kept: the link is derived again). Returns whether it was new."""
+    _, created = OpenedSeat.objects.get_or_create(user=user, seat=seat)
+    return created

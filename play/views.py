@@ -4,27 +4,31 @@ the engine allows that seat now (each a POST form, so it works without JavaScrip
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from authoring.scenarios import ScenarioNameError
 from catalog import selectors as catalog_selectors
 from packs import selectors as pack_selectors
 from packs.selectors import PackBuildError
-from play import selectors
+from play import moves_display, selectors, table_page
 from play.forms import NewGameForm
-from play.models import Seat
+from play.models import Game, Seat
+from play.remembered import dealt_ids, opened_seats, remember_dealt, remember_seat
 from play.services import (
     GameLogFull,
     game_create,
@@ -32,7 +36,9 @@ from play.services import (
     game_pack_from_sets,
     game_restart,
     game_save_scenario,
+    game_time_up,
     game_undo,
+    seat_opened_record,
 )
 from validator.engine import CardDocumentError, RuleViolation
 
@@ -45,7 +51,9 @@ def _table_url(game_id: int, token: str) -> str:
 
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    """Choose the cards, the seats and the seed; dealing shows each seat's secret link once."""
+    """Choose the cards, the seats and the seed. Dealing redirects to the game's dealt page
+    (Post/Redirect/Get: a refresh deals nothing), which this browser's session and the
+    logged-in dealer may open again."""
     listed = catalog_selectors.listed_sets(viewer=request.user).order_by(
         "-official", "year", "name"
     )
@@ -77,21 +85,15 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 seats=form.seats(),
                 seed=seed,
                 hot_seat=data["hot_seat"],
+                answer_seconds=data["answer_seconds"] or 0,
             )
         except PackBuildError as exc:
             errors = [message for _, message in exc.errors]
         except (RuleViolation, selectors.GameBroken) as exc:
             errors = [str(exc)]
         else:
-            seats = [
-                {"index": i, "kind": kind, "url": _table_url(created.game.pk, token)}
-                for i, (kind, token) in enumerate(
-                    zip(created.table.seats, created.tokens, strict=True)
-                )
-            ]
-            device = next(s["url"] for s in seats if s["kind"] == "person")
-            context = {"game": created.game, "seats": seats, "device_url": device}
-            return render(request, "play/dealt.html", context)
+            remember_dealt(request.session, game_id=created.game.pk)
+            return HttpResponseRedirect(reverse("play:dealt", kwargs={"game_id": created.game.pk}))
     return render(
         request, "play/new.html", {"form": form, "errors": errors}, status=400 if errors else 200
     )
@@ -170,67 +172,147 @@ def _back(game_id: int, token: str, seat: Seat, acting: int) -> HttpResponseRedi
 
 @_answers_no_game
 def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
-    """One seat's page: the whole table, its own hand, and its legal moves as buttons. In
-    hot-seat mode, the person the game waits for (or the one asked for by `as`), behind a
-    cover screen until they reveal it."""
+    """One seat's page: the fight first, then its legal moves grouped (buttons and small
+    forms), its own hand, the players and the log. In hot-seat mode, the person the game
+    waits for (or the one asked for by `as`), behind a cover screen until they reveal it.
+    `?fragment=1` answers the page's changing regions alone (table.js swaps them in place);
+    204 when the page would now be the cover (the script then opens the page itself)."""
     token = request.GET.get("seat", "")
     seat = _seat(request, game_id, token)
     game = seat.game
+    fragment = request.GET.get("fragment") == "1"
     try:
         acting = _acting(seat, request.GET.get("as", ""), strict=False)
         state = selectors.game_state(game=game, seat=acting)
         moves = selectors.game_moves(game=game, seat=acting)
+        log = selectors.table_log(game=game, state=state)
     except selectors.GameBroken as exc:
         return render(request, "play/broken.html", {"game": game, "error": str(exc)}, status=409)
     names = [p["name"] for p in state["players"]]
     if game.hot_seat and not state["over"] and request.GET.get("reveal") != str(acting):
+        if fragment:
+            return HttpResponse(status=204)
         cover = {"game": game, "token": token, "acting": acting, "name": names[acting]}
         return render(request, "play/cover.html", cover)
-    for move in moves:
-        move["json"] = json.dumps(move["move"], sort_keys=True)
-    selectors.add_faces(cards=selectors.shown_cards(state), viewer=request.user)
-    me = state["players"][acting]
-    combat = state["combat"]
+    context = _table_context(request, seat, acting, state, moves)
+    context["log"] = table_page.log_entries(
+        log, selectors.game_card_links(game=game, viewer=request.user)
+    )
+    if fragment:
+        answer = render(request, "play/_table_regions.html", context)
+        add_never_cache_headers(answer)
+        return answer
+    return render(request, "play/table.html", context)
+
+
+def _table_context(
+    request: HttpRequest,
+    seat: Seat,
+    acting: int,
+    state: dict[str, Any],
+    moves: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """What the table's template shows, from the seat's view and its legal moves."""
+    game = seat.game
+    names = [p["name"] for p in state["players"]]
+    selectors.add_faces(
+        cards=selectors.shown_cards(state),
+        viewer=request.user,
+        gold=selectors.game_card_gold(game=game),
+    )
     people = [s.index for s in game.seats.all() if s.kind == "person"]
-    context: dict[str, Any] = {
+    log_full = selectors.log_full_message() if state["log_full"] else ""
+    query = request.GET.copy()
+    query.pop("fragment", None)
+    return {
         "game": game,
         "seat": seat,
         "acting": acting,
-        "token": token,
+        "token": token_of(request),
         "state": state,
-        "me": me,
-        "moves": moves,
+        "me": state["players"][acting],
+        "groups": moves_display.group_moves(moves, state, acting),
+        "has_moves": bool(moves),
+        "status": table_page.status_line(
+            state, acting, can_move=bool(moves), log_full=bool(log_full)
+        ),
+        "your_move": acting in state["waiting_for"] and not state["over"] and not log_full,
+        "fight": table_page.fight_summary(state, acting),
+        "asked": table_page.help_request(state, acting),
+        "window": table_page.fight_window(state, acting),
+        "choice": moves_display.my_choice(state, acting),
         "others": [(i, names[i]) for i in people if i != acting] if game.hot_seat else [],
-        "active_name": names[state["active"]],
-        "fighter_name": names[combat["fighter"]] if combat else "",
-        "helper_name": names[combat["helper"]] if combat and combat["helper"] is not None else "",
-        "winners": [names[i] for i in state["winners"]],
-        "waiting": [names[i] for i in state["waiting_for"]],
-        "poll_url": reverse("api:game_detail", kwargs={"game_id": game.pk}) + f"?seat={token}",
+        "page_url": request.path + "?" + query.urlencode(),
+        "poll_url": reverse("api:game_detail", kwargs={"game_id": game.pk})
+        + "?"
+        + urlencode({"seat": token_of(request)}),
         "scenario_cards": selectors.scenario_cards(game=game, actor=request.user),
-        "log_full": selectors.log_full_message() if state["log_full"] else "",
+        "log_full": log_full,
     }
-    return render(request, "play/table.html", context)
+
+
+def token_of(request: HttpRequest) -> str:
+    """The seat's token a page or a form carries."""
+    return request.GET.get("seat", "") or request.POST.get("seat", "")
+
+
+MAX_PICKS = 60  # cards a form picks: a hand never holds more (the engine's own bound)
+_CARD_NUMBER = re.compile(r"[0-9]{1,9}")
+_TREASURES = re.compile(r"[0-9]{1,2}")
+
+
+def compose_move(data: QueryDict) -> Any:
+    """The move a form sends: `move` (JSON: a button's whole move, or a form's template,
+    or the option chosen among radio buttons or a menu), with `pick_into` naming the list
+    the repeated `pick` fields fill (cards' numbers), and `treasures` (a whole number) the
+    Treasures offered for help. Each field is checked strictly; the engine checks the move."""
+    raw = data.get("move", "")
+    if not raw:
+        raise RuleViolation("choose a move first")
+    if len(raw) > MAX_MOVE_FIELD:
+        raise RuleViolation(f"a move is at most {MAX_MOVE_FIELD} characters")
+    try:
+        move = json.loads(raw)
+    except ValueError:
+        raise RuleViolation("the move is not a JSON object") from None
+    into = data.get("pick_into", "")
+    picks = data.getlist("pick")
+    if into:
+        if into not in moves_display.PICK_KEYS:
+            raise RuleViolation("pick_into: one of " + ", ".join(moves_display.PICK_KEYS))
+        if not isinstance(move, dict) or into not in move:
+            raise RuleViolation(f"the form's move has no {into!r} to fill")
+        if len(picks) > MAX_PICKS:
+            raise RuleViolation(f"pick: at most {MAX_PICKS} cards")
+        if not all(_CARD_NUMBER.fullmatch(pick) for pick in picks):
+            raise RuleViolation("pick: a card's number")
+        numbers = [int(pick) for pick in picks]
+        if len(set(numbers)) != len(numbers):
+            raise RuleViolation("pick: a card is picked twice")
+        move[into] = numbers
+    elif picks:
+        raise RuleViolation("pick: the form names no list to fill (pick_into)")
+    if "treasures" in data:
+        treasures = data.get("treasures", "").strip()
+        if not isinstance(move, dict) or "ask_for_help" not in move:
+            raise RuleViolation("treasures: only with a request for help")
+        if not _TREASURES.fullmatch(treasures) or int(treasures) > 20:
+            raise RuleViolation("treasures: a whole number of Treasures from 0 to 20")
+        move["treasures"] = int(treasures)
+    return move
 
 
 @require_POST
 @_answers_no_game
 def game_move_view(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A button's move: made (and the bots' after it), or refused with the engine's reason
-    shown on the page; either way back to the seat's page."""
+    """A button's or a form's move (`compose_move`): made (and the bots' after it), or
+    refused with the reason shown on the page; either way back to the seat's page."""
     token = request.POST.get("seat", "")
     seat = _seat(request, game_id, token)
-    raw = request.POST.get("move", "")
     acting = seat.index
     try:
         acting = _acting(seat, request.POST.get("as", ""))
-        if len(raw) > MAX_MOVE_FIELD:
-            raise RuleViolation(f"a move is at most {MAX_MOVE_FIELD} characters")
-        try:
-            move = json.loads(raw)
-        except ValueError:
-            raise RuleViolation("the move is not a JSON object") from None
-        game_move(game=seat.game, seat=acting, move=move)
+        game_move(game=seat.game, seat=acting, move=compose_move(request.POST))
     except GameLogFull as exc:
         messages.error(request, f"{exc}.")
     except RuleViolation as exc:
@@ -258,6 +340,18 @@ def _seat_tool(
     else:
         messages.success(request, done)
     return _back(game_id, token, seat, acting)
+
+
+def _time_up(*, game: Game, seat: int) -> object:
+    return game_time_up(game=game)
+
+
+@require_POST
+@_answers_no_game
+def game_time_up_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The time to answer a fight has run out: the people who have not answered pass (the
+    page's countdown sends it; the server checks the time)."""
+    return _seat_tool(request, game_id, _time_up, "Time is up: the fight goes on.")
 
 
 @require_POST
@@ -307,3 +401,99 @@ def game_scenario_view(request: HttpRequest, game_id: int) -> HttpResponse:
             f"(it {status}); see the card's scenarios.",
         )
     return _back(game_id, token, seat, acting)
+
+
+def _live_game(game_id: int) -> Game:
+    """The game, or the play page's 404 (none) or 410 (expired)."""
+    game = selectors.game_get(game_id=game_id)
+    if game is None:
+        raise _NoGame(game_id, 404)
+    if selectors.game_expired(game):
+        raise _NoGame(game_id, 410)
+    return game
+
+
+@require_GET
+@_answers_no_game
+def game_dealt(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The seat links of a game just dealt, shown again on every visit (a refresh deals
+    nothing) to the browser that dealt it and to its logged-in dealer; a 403 to anyone else."""
+    game = _live_game(game_id)
+    if not selectors.dealt_by(game=game, user=request.user, dealt=dealt_ids(request.session)):
+        answer = render(request, "play/not_dealer.html", {"game": game}, status=403)
+    else:
+        seats = [
+            {
+                "index": link.index,
+                "kind": link.kind,
+                "url": _table_url(game.pk, link.token) if link.token else "",
+            }
+            for link in selectors.seat_links(game=game)
+        ]
+        people = [seat for seat in seats if seat["kind"] == "person"]
+        context = {
+            "game": game,
+            "seats": seats,
+            "device_url": people[0]["url"],
+            "given_back": all(seat["url"] for seat in people),
+        }
+        answer = render(request, "play/dealt.html", context)
+    add_never_cache_headers(answer)  # secret links: never kept by a cache
+    return answer
+
+
+@require_GET
+def your_games(request: HttpRequest) -> HttpResponse:
+    """The games this browser (or the logged-in user, on any device) dealt or opened a seat
+    of, the most recently played first, each with its status and the links to its seats."""
+    games = selectors.your_games(
+        user=request.user, dealt=dealt_ids(request.session), opened=opened_seats(request.session)
+    )
+    rows = [
+        {
+            "game": entry.game,
+            "dealt": entry.dealt,
+            "status": entry.status,
+            "yours_to_move": entry.yours_to_move,
+            "turn": entry.turn,
+            "links": [
+                (link.name, _table_url(entry.game.pk, link.token))
+                for link in entry.links
+                if link.token
+            ],
+        }
+        for entry in games
+    ]
+    context = {
+        "games": rows,
+        "limit": selectors.YOUR_GAMES_LIMIT,
+        "anonymous_days": settings.PLAY_ANONYMOUS_GAME_DAYS,
+        "account_days": settings.PLAY_GAME_DAYS,
+    }
+    answer = render(request, "play/mine.html", context)
+    add_never_cache_headers(answer)
+    return answer
+
+
+def _remember_opened(request: HttpRequest, game_id: int) -> None:
+    """Remember the seat the request's link opened (see `remembers_seat`)."""
+    seat = selectors.seat_for_token(game_id=game_id, token=request.GET.get("seat", ""))
+    if seat is None or not remember_seat(request.session, game_id=game_id, index=seat.index):
+        return
+    if isinstance(request.user, User) and request.user.is_authenticated:
+        seat_opened_record(user=request.user, seat=seat)
+
+
+def remembers_seat(view: GameView) -> GameView:
+    """Wraps the table page (play/urls.py): a seat opened by its link is remembered for
+    "Your games", in the session (game and seat, never the token) and, logged in, as an
+    OpenedSeat. The session and the database are written only the first time."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, game_id: int) -> HttpResponse:
+        answer = view(request, game_id)
+        if answer.status_code == 200:
+            _remember_opened(request, game_id)
+        return answer
+
+    return wrapper

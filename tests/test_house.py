@@ -51,10 +51,10 @@ LONG_FUNCTIONS: dict[str, int] = {
     "validator/checks/turn_order.py::turn_order_checks": 212,
     "validator/checks/victims.py::_table_runs": 173,
     "validator/engine/abilities.py::use_ability": 146,
-    "validator/engine/badstuff.py::_apply_one": 201,
+    "validator/engine/badstuff.py::_apply_one": 196,
     "validator/engine/scenario/runner.py::_apply_step": 121,
     "validator/engine/turn.py::_play_one_shot": 101,
-    "validator/engine/turn.py::_play_other": 100,
+    "validator/engine/turn.py::_play_other": 99,
 }
 
 

@@ -1,7 +1,7 @@
 """The table's cards and buttons in the browser (issue 21): the hand and the cards in play
-shown with the site's faces, and the moves beyond a turn's steps (equip, unequip, give an
-item away) as buttons, at 360 px and 1280 px, each page fitting the screen and passing
-axe-core."""
+shown with the site's faces, and the moves beyond a turn's steps (equip and unequip as
+buttons, giving an item away by its form under "Careful"), at 360 px and 1280 px, each page
+fitting the screen and passing axe-core."""
 
 import io
 
@@ -57,17 +57,21 @@ def test_faces_and_the_item_buttons(page: Page, site: str, size: str) -> None:
         "(img) => img.complete && img.naturalWidth > 0", arg=faces.first.element_handle()
     )
     box = faces.first.bounding_box()
-    assert box is not None and box["width"] <= SIZES[size]["width"] / 3
+    # Three faces across a phone, each at least ~110 px wide (issue 37).
+    assert box is not None and 108 <= box["width"] <= SIZES[size]["width"] / 3
     fits_and_passes_axe(page)
 
     moves = page.get_by_test_id("moves")
     moves.get_by_role("button", name=f"Play {item}", exact=True).click()
     expect(moves.get_by_role("button", name=f"Unequip {item}", exact=True)).to_be_visible()
-    give = moves.get_by_role("button", name=f"Give {item} to P2", exact=True)
+    # Giving items away is set apart, under "Careful": tick the items, choose the player.
+    give = page.get_by_test_id("group-careful").get_by_test_id("form-give")
     expect(give).to_be_visible()
     players = page.get_by_test_id("players")
     expect(players.locator("li", has_text="P1 (you)").locator("img")).not_to_have_count(0)
-    give.click()
+    give.get_by_label(item, exact=True).check()
+    give.get_by_label("To").select_option(label="P2")
+    give.get_by_role("button", name="Give the items ticked").click()
     expect(page.get_by_test_id("log")).to_contain_text(f"P1 gives {item} to P2")
     expect(players.locator("> li").nth(1)).to_contain_text(item)
     fits_and_passes_axe(page)

@@ -378,8 +378,8 @@ def test_trading_treasures_after_an_extra_big_item_was_passed_on(
     engine then tried to discard that item too. The game now plays on to its end."""
     seats = ["person", "person", "bot"]
     # Seed 116 found it; since fights wait for the others' answers and people choose what
-    # they lose, seed 158 plays the same trade.
-    table = play_randomly(new_table(cards(core_library), seats=seats, seed=158), random.Random(158))
+    # they lose, and the table's bots play as the shrewd bots do, seed 165 plays the same trade.
+    table = play_randomly(new_table(cards(core_library), seats=seats, seed=165), random.Random(165))
     assert table.over and table.winners
     assert any("gives the extra Big item" in line for line in table.game.log)
 

@@ -259,7 +259,13 @@ def play_games(client: APIClient, pack: Pack, count: int) -> None:
             cards, seats=seats, seed=index, log=[(e["seat"], e["move"]) for e in log]
         )
         for seat in range(len(seats)):
-            expected = {**table_view(replayed, seat), "game": game["id"], "log_full": False}
+            expected = {
+                **table_view(replayed, seat),
+                "game": game["id"],
+                "log_full": False,
+                "answer_seconds": 0,  # no timer: a fight waits for each person to pass
+                "answer_by": None,
+            }
             assert expected == state(client, game, seat)
     assert (server_errors, refused, finished) == (0, 0, count)
     assert won == count  # 600 turns is far more than a game of bots and people needs

@@ -6,6 +6,8 @@ Django parts of the validator, so the engine can load and play card packs anywhe
 """
 
 from validator.engine.abilities import use_ability
+from validator.engine.bot_policy import CLASSIC, POLICIES, SHREWD, BotPolicy
+from validator.engine.bot_tournament import TournamentResult, tournament, wilson_interval
 from validator.engine.cards import (
     CARD_TYPES,
     CHARACTER_KINDS,
@@ -228,6 +230,7 @@ from validator.engine.version import (
 __all__ = [
     "CARD_TYPES",
     "CHARACTER_KINDS",
+    "CLASSIC",
     "CONDITION_GLOSSARY",
     "CONDITION_TYPES",
     "CONFIDENCES",
@@ -243,7 +246,9 @@ __all__ = [
     "NUMBER_LIMIT",
     "OUTCOME_TYPES",
     "PACK_SCHEMA_PATH",
+    "POLICIES",
     "SEAT_KINDS",
+    "SHREWD",
     "TABLE_MAX_SEATS",
     "TABLE_MIN_SEATS",
     "VALIDATOR_DIR",
@@ -256,6 +261,7 @@ __all__ = [
     "AxisCondition",
     "BeforeCombat",
     "BonusesUsed",
+    "BotPolicy",
     "Bribe",
     "CancelCurse",
     "CancelEscape",
@@ -366,6 +372,7 @@ __all__ = [
     "Table",
     "TakeFromDiscard",
     "TakeItemInCombat",
+    "TournamentResult",
     "TransferCombat",
     "UseMonsterLevel",
     "UsedTag",
@@ -431,8 +438,10 @@ __all__ = [
     "source_files",
     "table_scenario",
     "table_view",
+    "tournament",
     "trade",
     "unknown_stats",
     "use_ability",
     "whole_number",
+    "wilson_interval",
 ]

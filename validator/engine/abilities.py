@@ -27,6 +27,7 @@ from validator.engine.combat_specials import (
     monster_named,
 )
 from validator.engine.legality import checks_passed
+from validator.engine.narration import use_line
 from validator.engine.state import (
     CardInstance,
     Game,
@@ -157,7 +158,7 @@ def use_ability(
     if combat is not None:
         combat.abilities_used.add(key)
         combat.backstabbed.add((key[1], target.name))
-    game.note(f"{player.name} uses {ability.name} ({count} discard(s))")
+    game.note(use_line(player, ability.name, discards))
     for effect in ability.effects:
         times = count if getattr(effect, "per", None) == "discarded_card" else 1
         if isinstance(effect, Strength):

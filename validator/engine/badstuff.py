@@ -37,6 +37,8 @@ from validator.engine.cards import (
     StealLevel,
     TakeFromDiscard,
 )
+from validator.engine.legality import checks_passed
+from validator.engine.narration import hand_discarded, treasures_drawn
 from validator.engine.state import (
     WINNING_LEVEL,
     CardInstance,
@@ -53,6 +55,7 @@ from validator.engine.state import (
     remove_from,
 )
 from validator.engine.strength import holds
+from validator.engine.words import level_lines
 
 
 def change_level(
@@ -69,13 +72,16 @@ def change_level(
     player.level = target
     if change < 0:
         enforce_power_ranks(game, player)
-    if change:
-        game.note(
-            f"{player.name} {'gains' if change > 0 else 'loses'} {abs(change)} level(s) "
-            f"-> {player.level}"
-        )
+    game.note(*level_lines(player.name, delta, change, player.level, ceiling), sourced=True)
     if player.level >= WINNING_LEVEL and may_win:
         declare_winner(game, player, reason)
+
+
+def steal_level(game: Game, thief: Player, victim: Player, card: CardInstance) -> None:
+    """A card that takes a Level from another player and gives it to the one who plays it."""
+    game.note(f"{thief.name} plays {card.name} on {victim.name}")
+    change_level(game, victim, -1)
+    change_level(game, thief, 1)
 
 
 def enforce_power_ranks(game: Game, player: Player) -> None:
@@ -93,7 +99,11 @@ def declare_winner(game: Game, player: Player, reason: str) -> None:
         game.winner = player
     if player not in game.winners:
         game.winners.append(player)
-    game.note(f"{player.name} wins the game")
+    game.note(
+        f"{player.name} wins the game"
+        + (" too, for helping in the winning fight" if reason == "shared" else ""),
+        closing=True,
+    )
 
 
 # -- taking cards off a player -------------------------------------------------------------------
@@ -122,7 +132,7 @@ def detach_item(game: Game, player: Player, item: CardInstance) -> None:
 def lose_item(game: Game, player: Player, item: CardInstance) -> None:
     detach_item(game, player, item)
     game.discard(item)
-    game.note(f"{player.name} loses {item.name}")
+    game.note(f"{player.name} loses {item.name}", sourced=True)
 
 
 def take_card(game: Game, victim: Player, card: CardInstance) -> None:
@@ -138,12 +148,33 @@ def take_card(game: Game, victim: Player, card: CardInstance) -> None:
         raise ValueError(f"{card!r} is not {victim.name}'s")
 
 
+def take_card_or_character(game: Game, player: Player, card: CardInstance) -> None:
+    """Discard a card the player has in play, whatever kind of place it is in."""
+    if card in player.character:
+        discard_character(game, player, card)
+    else:
+        take_card(game, player, card)
+        game.discard(card)
+
+
+def from_hand_or_table(game: Game, player: Player, card: CardInstance) -> None:
+    """The card played leaves the hand or the table, its play checked (a one-shot's, a Ring's)."""
+    checks_passed(game)
+    if card in player.hand:
+        remove_from(player.hand, card)
+    elif card in player.carried or card in player.equipped:
+        # Off the table as any item leaves it: what hangs on it (Cheat!) goes too.
+        detach_item(game, player, card)
+    else:
+        raise RuleViolation(f"{player.name} has no {card.name}")
+
+
 def kill(game: Game, player: Player, combat: Combat | None = None) -> None:
     """Death: lose all your stuff (keep character cards, attachments, curses and Level); the
     others loot the body, highest Level first, one card each."""
     if player.dead:
         return
-    game.note(f"{player.name} dies")
+    game.note(f"{player.name} dies", sourced=True)
     body: list[CardInstance] = list(player.hand)
     player.hand.clear()
     for fitted in player.ship_enhancers.values():
@@ -171,7 +202,7 @@ def kill(game: Game, player: Player, combat: Combat | None = None) -> None:
         pick = game.chooser.card_to_take(game, looter, body)
         remove_from(body, pick)
         looter.hand.append(pick)
-        game.note(f"{looter.name} loots {pick.name}")
+        game.note(f"{looter.name} takes {pick.name} from {player.name}'s body")
     game.discard_all(body)
 
 
@@ -186,26 +217,38 @@ def apply_outcomes(
     source: str = "",
     rolled: int | None = None,
 ) -> bool:
-    """Apply outcome effects in order; returns whether any of them acted."""
-    acted = False
-    for effect in effects:
-        if victim.dead and not isinstance(effect, Death):
-            break
-        if not isinstance(effect, OutcomeBase):
-            continue
-        # For "each matching player", `when` picks the players; it is not about the victim.
-        targets_others = isinstance(effect, GainLevels) and effect.target == "each_matching_player"
-        if effect.when is not None and not targets_others and not holds(effect.when, victim, game):
-            if effect.otherwise:
-                acted |= apply_outcomes(
-                    game, victim, effect.otherwise, source=source, rolled=rolled
-                )
-            continue
-        did = _apply_one(game, victim, effect, source, rolled)
-        if not did and effect.otherwise:
-            did = apply_outcomes(game, victim, effect.otherwise, source=source, rolled=rolled)
-        acted |= did
-    return acted
+    """Apply outcome effects in order; returns whether any of them acted. The lines they
+    write in the log name `source`, the card or monster they come from."""
+    outer = game.outcome_source
+    game.outcome_source = source or outer
+    try:
+        acted = False
+        for effect in effects:
+            if victim.dead and not isinstance(effect, Death):
+                break
+            if not isinstance(effect, OutcomeBase):
+                continue
+            # For "each matching player", `when` picks the players; it is not about the victim.
+            targets_others = (
+                isinstance(effect, GainLevels) and effect.target == "each_matching_player"
+            )
+            if (
+                effect.when is not None
+                and not targets_others
+                and not holds(effect.when, victim, game)
+            ):
+                if effect.otherwise:
+                    acted |= apply_outcomes(
+                        game, victim, effect.otherwise, source=source, rolled=rolled
+                    )
+                continue
+            did = _apply_one(game, victim, effect, source, rolled)
+            if not did and effect.otherwise:
+                did = apply_outcomes(game, victim, effect.otherwise, source=source, rolled=rolled)
+            acted |= did
+        return acted
+    finally:
+        game.outcome_source = outer
 
 
 def _amount(value: int | str, rolled: int | None, game: Game, victim: Player) -> int:
@@ -280,9 +323,9 @@ def _apply_one(
     if isinstance(effect, DiscardHand):
         if not victim.hand:
             return False
+        game.note(hand_discarded(victim), sourced=True)
         game.discard_all(victim.hand)
         victim.hand.clear()
-        game.note(f"{victim.name} discards their hand")
         return True
     if isinstance(effect, DiscardFromHand):
         short = len(victim.hand) < effect.count
@@ -290,7 +333,7 @@ def _apply_one(
         for card in chosen:
             remove_from(victim.hand, card)
             game.discard(card)
-            game.note(f"{victim.name} discards {card.name}")
+            game.note(f"{victim.name} discards {card.name}", sourced=True)
         # The shortfall's penalty comes once the hand is gone, in the card's order.
         fell_short = (
             short
@@ -301,14 +344,7 @@ def _apply_one(
         )
         return bool(chosen) or fell_short
     if isinstance(effect, LoseCards):
-        count = _amount(effect.count, rolled, game, victim)
-        candidates = list(victim.hand) + list(victim.items)
-        if not candidates:
-            return False
-        for card in game.chooser.cards_to_lose(game, victim, candidates, count):
-            take_card(game, victim, card)
-            game.discard(card)
-        return True
+        return _lose_cards(game, victim, _amount(effect.count, rolled, game, victim))
     if isinstance(effect, LoseCharacterCard):
         cards = victim.axis_cards(effect.axis)
         if effect.name is not None:
@@ -332,11 +368,11 @@ def _apply_one(
         if replacement is not None:
             remove_from(game.door_discard, replacement)
             victim.character.append(replacement)
-            game.note(f"{victim.name} becomes {replacement.name}")
+            game.note(f"{victim.name} becomes {replacement.name}", sourced=True)
         return True
     if isinstance(effect, ChangeSex):
         victim.sex = "female" if victim.sex == "male" else "male"
-        game.note(f"{victim.name} is now {victim.sex}")
+        game.note(f"{victim.name} is now {victim.sex}", sourced=True)
         return True
     if isinstance(effect, RivalsTake | RivalsDiscard):
         return _rivals_act(game, victim, effect)
@@ -365,7 +401,7 @@ def _apply_one(
         detach_item(game, owner, item)
         victim.carried.append(item)
         enforce_big_limit(game, victim)
-        game.note(f"{victim.name} steals {item.name} from {owner.name}")
+        game.note(f"{victim.name} steals {item.name} from {owner.name}", sourced=True)
         return True
     if isinstance(effect, StealLevel):
         others = [p for p in game.others(victim) if p.level > 1]
@@ -379,6 +415,7 @@ def _apply_one(
         receiver = victim
         if effect.recipient == "fighter" and game.combat is not None:
             receiver = game.combat.fighter
+        game.note(*treasures_drawn(game, receiver, effect.count), sourced=True)
         for _ in range(effect.count):
             if not game.can_draw("treasure"):
                 break
@@ -393,6 +430,7 @@ def _apply_one(
             game.treasure_discard if pick in game.treasure_discard else game.door_discard, pick
         )
         victim.hand.append(pick)
+        game.note(f"{victim.name} takes {pick.name} from the discards", sourced=True)
         return True
     if isinstance(effect, DiscardOwnCard):
         # "any": a rival's card first (seat order from the player's left), then the player's.
@@ -415,6 +453,18 @@ def _apply_one(
             return True
         return False
     raise RuleViolation(f"the engine cannot apply {type(effect).__name__} yet")
+
+
+def _lose_cards(game: Game, victim: Player, count: int) -> bool:
+    """The victim loses `count` cards of their choice, from the hand or the table."""
+    candidates = list(victim.hand) + list(victim.items)
+    if not candidates:
+        return False
+    for card in game.chooser.cards_to_lose(game, victim, candidates, count):
+        take_card(game, victim, card)
+        game.discard(card)
+        game.note(f"{victim.name} loses {card.name}", sourced=True)
+    return True
 
 
 def _cheapest_payment(items: Sequence[CardInstance], amount: int) -> list[CardInstance]:
@@ -480,7 +530,7 @@ def _rivals_discard(game: Game, victim: Player, effect: RivalsDiscard) -> bool:
             take_card(game, victim, pick)
             game.discard(pick)
             discarded = True
-            game.note(f"{chooser.name} has {victim.name} discard {pick.name}")
+            game.note(f"{chooser.name} has {victim.name} discard {pick.name}", sourced=True)
     return discarded
 
 
@@ -505,7 +555,7 @@ def _rivals_take(game: Game, victim: Player, effect: RivalsTake) -> bool:
             take_card(game, victim, pick)
             taker.hand.append(pick)
             took = True
-            game.note(f"{taker.name} takes {pick.name} from {victim.name}")
+            game.note(f"{taker.name} takes {pick.name} from {victim.name}", sourced=True)
     return took
 
 
@@ -522,7 +572,7 @@ def discard_character(game: Game, player: Player, card: CardInstance) -> None:
             ):
                 remove_from(player.attachments, attachment)
                 game.discard(attachment)
-    game.note(f"{player.name} discards {card.name}")
+    game.note(f"{player.name} discards {card.name}", sourced=True)
     enforce_big_limit(game, player)
     if card.kind != "power":
         # An Origin (or any card) that made room for Powers: the rest must fit without it.

@@ -1,9 +1,11 @@
-"""Whole games played by simple bots, with the invariants checked after every move.
+"""Whole games played by bots, with the invariants checked after every move.
 
-The bots are deliberately plain: they fight when they are likely to win, ask for help and
-bribe with a share of the Treasure, play enhancers and curses on the leader, sell items for
-levels, use Go Up a Level cards and give charity. They exist to exercise every rule and card in
-real play, and to measure the engine, not to play well.
+The bots fight when they are likely to win, ask for help and bribe with a share of the
+Treasure, play enhancers and curses on their rivals, sell items for levels, use Go Up a Level
+cards and give charity. Each seat's decisions (whom to help, whom to curse and with what, which
+fights to spend cards against, what to sell) are its policy's (bot_policy.py: `CLASSIC`, the
+plain bots that exercise every rule and card and measure the engine, and `SHREWD`, which plays
+to win); this module makes the moves they chose, in a turn's order.
 
 Whether a move is legal is the engine's to say (`surely_refused`, a shortcut, is held to it by
 tests/engine/test_engine_speed.py), not written again here: a move the bots try
@@ -23,18 +25,28 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from validator.engine import abilities, turn
+from validator.engine.bot_facts import FACTS as FACTS
+from validator.engine.bot_facts import (
+    RECKONED,
+    gold_value_of,
+    reckoned,
+    strengths,
+    winning,
+)
+from validator.engine.bot_facts import arrangements as arrangements
+from validator.engine.bot_facts import cheapest_sale as cheapest_sale
+from validator.engine.bot_facts import forget_reckoning as forget_reckoning
+from validator.engine.bot_facts import leader as leader
+from validator.engine.bot_facts import sale_price as sale_price
+from validator.engine.bot_policy import BotPolicy, Play, Seats
 from validator.engine.cards import (
-    CHARACTER_KINDS,
     Bribe,
-    CardBase,
     ChaseAway,
     CurseCard,
     ExtraCharacterCard,
     LevelCard,
     MayDecline,
     MonsterCard,
-    MonsterEnhancerCard,
-    OneShotCard,
     RemoveMonster,
 )
 from validator.engine.combat import offer_help, resolve
@@ -49,22 +61,10 @@ from validator.engine.state import (
     Player,
     RuleViolation,
     effects_of,
-    gold_value,
-    is_follower,
     is_item,
-    is_monster,
-    is_one_shot,
     item_bonus,
-    levels_for_kill,
 )
-from validator.engine.strength import (
-    holds,
-    monsters_strength,
-    side_member_strength,
-    side_strength,
-    side_wins_ties,
-    usable_by,
-)
+from validator.engine.strength import holds, usable_by
 from validator.engine.turn import SINGLE_SLOTS
 
 
@@ -175,28 +175,6 @@ def arrange(game: Game, player: Player) -> None:
 # What `arrange` may do with a card, in the order it tries: a card is played the first way
 # that fits the moment (those in _ON_OWN_TURN only on its holder's own turn).
 _ON_OWN_TURN = frozenset({"character", "attachment", "item"})
-_ARRANGEMENTS: dict[int, tuple[CardBase, tuple[str, ...]]] = {}
-
-
-def arrangements(definition: CardBase) -> tuple[str, ...]:
-    """The ways `arrange` tries to play the card, in order (the table's bots try the same)."""
-    hit = _ARRANGEMENTS.get(id(definition))
-    if hit is not None and hit[0] is definition:
-        return hit[1]
-    kind = definition.kind_name
-    ways = tuple(
-        how
-        for how, fits in (
-            ("character", kind in CHARACTER_KINDS),
-            ("attachment", bool(effects_of(definition, ExtraCharacterCard))),
-            ("follower", kind in ("hireling", "ally", "sidekick")),
-            ("item", is_item(definition)),
-            ("level", isinstance(definition, LevelCard)),
-        )
-        if fits
-    )
-    _ARRANGEMENTS[id(definition)] = (definition, ways)
-    return ways
 
 
 _REFUSALS_TOLD = frozenset({"attachment", "level"})  # the ways surely_refused knows about
@@ -261,139 +239,28 @@ def _improve_equipment(game: Game, player: Player) -> None:
             decided(game, player, "equips", item, turn.equip, game, player, item)
 
 
-def _sell(game: Game, player: Player) -> None:
-    facts = FACTS
-    total = 0
-    for pile in (player.hand, player.carried):
-        for card in pile:
-            price = facts[card].price
-            if price > 0:
-                total += price
-    if total < 1000:  # most turns: nothing to sell for a level
-        return
-    priced = [
-        (price, card)
-        for pile in (player.hand, player.carried)
-        for card in pile
-        if (price := facts[card].price) > 0
-    ]
-    priced.sort(key=lambda pair: pair[0])  # stable: equal prices keep the hand's order
-    chosen: list[CardInstance] = []
-    value = 0
-    for price, card in priced:
-        chosen.append(card)
-        value += price
-        if value >= 1000:
-            break
-    if player.level + value // 1000 < WINNING_LEVEL:
+def _sell(game: Game, player: Player, policy: BotPolicy) -> None:
+    chosen = policy.sale(game, player)
+    if chosen:
         tried(game, player, "sells", None, turn.sell, game, player, chosen)
 
 
-_PRICES: dict[int, tuple[CardBase, int]] = {}
+def _played(game: Game, player: Player, what: str, play: Play) -> bool:
+    """Try the card of `play` (turn.play, at its monster, card or player); True if made."""
+    options: dict[str, Any] = {}
+    if play.monster is not None:
+        options["target_monster"] = play.monster
+    if play.with_card is not None:
+        options["with_card"] = play.with_card
+    if play.player is not None:
+        options["target_player"] = play.player
+    return tried(game, player, what, play.card, turn.play, game, player, play.card, **options)
 
 
-def sale_price(definition: CardBase) -> int:
-    """What a card fetches when sold: its Gold if it is an item or a one-shot, else 0."""
-    hit = _PRICES.get(id(definition))
-    if hit is not None and hit[0] is definition:
-        return hit[1]
-    sellable = is_item(definition) or isinstance(definition, OneShotCard)
-    price = gold_value(definition) if sellable else 0
-    _PRICES[id(definition)] = (definition, price)
-    return price
-
-
-def cheapest_sale(player: Player) -> list[CardInstance]:
-    """The cheapest handful of items worth a Level, as the simulated bots sell (none: the
-    player's cards are not worth one)."""
-    priced = sorted(
-        ((price, c) for c in (*player.hand, *player.carried) if (price := sale_price(c.card)) > 0),
-        key=lambda pair: pair[0],
-    )
-    chosen: list[CardInstance] = []
-    value = 0
-    for price, card in priced:
-        chosen.append(card)
-        value += price
-        if value >= 1000:
-            return chosen
-    return []
-
-
-class CardFacts:
-    """What the bots read of a card again and again, worked out once from its definition."""
-
-    __slots__ = ("boost", "curse", "host", "monster_level", "price", "spoils", "ways")
-
-    def __init__(self, definition: CardBase) -> None:
-        self.ways = arrangements(definition)  # the ways arrange tries
-        self.price = sale_price(definition)
-        self.curse = isinstance(definition, CurseCard)
-        # A monster's Level (0 when unknown); None for any other card.
-        self.monster_level = (
-            (definition.level or 0) if isinstance(definition, MonsterCard) else None
-        )
-        # A one-shot that makes the player's side stronger (_boost plays them).
-        self.boost = isinstance(definition, OneShotCard) and (definition.bonus or 0) > 0
-        self.spoils = _strengthens_monsters(definition)  # played on a rival's monster
-        # (axis, whether it needs a card there) of a card that turn.play attaches to a
-        # character axis (Super Munchkin, Half-Breed); None for any other card.
-        self.host: tuple[str, bool] | None = None
-        extra = effects_of(definition, ExtraCharacterCard)
-        if extra and _played_as_other(definition):
-            self.host = (extra[0].axis, extra[0].needs_host)
-
-
-def _played_as_other(definition: CardBase) -> bool:
-    """Whether turn.play plays the card as none of the kinds it tells apart first (curses,
-    monster enhancers, levels, character cards, one-shots, items, followers, monsters)."""
-    return not (
-        isinstance(definition, CurseCard | MonsterEnhancerCard | LevelCard)
-        or definition.kind_name in CHARACTER_KINDS
-        or is_one_shot(definition)
-        or is_item(definition)
-        or is_follower(definition)
-        or is_monster(definition)
-    )
-
-
-class _FactsByCard(dict[CardInstance, CardFacts]):
-    """The facts of each card, by the card itself: a dict keyed by the instance (hashed by
-    identity) answers in one lookup, and works a card's facts out the first time it is asked."""
-
-    def __missing__(self, card: CardInstance) -> CardFacts:
-        if len(self) >= 100_000:  # instances made for one game only (a check's forced cards)
-            self.clear()
-        facts = self[card] = CardFacts(card.card)
-        return facts
-
-
-FACTS = _FactsByCard()
-
-
-def gold_value_of(card: CardInstance) -> int:
-    """The card's Gold value, for sorting what to give or sell first."""
-    return card.gold  # gold_value of its definition, read once when the card was made
-
-
-def leader(game: Game, exclude: Player) -> Player | None:
-    """The living rival of the highest Level (the first in seat order among equals)."""
-    best = None
-    for p in game.players:
-        if p is not exclude and not p.dead and (best is None or p.level > best.level):
-            best = p
-    return best
-
-
-def _curse_the_leader(game: Game, player: Player) -> None:
-    target = leader(game, player)
-    if target is None or target.level < player.level:
-        return
-    facts = FACTS
-    for card in list(player.hand):
-        if facts[card].curse and tried(
-            game, player, "curses", card, turn.play, game, player, card, target_player=target
-        ):
+def _curse(game: Game, player: Player, policy: BotPolicy) -> None:
+    """The first of the policy's curses the rules allow (one a turn)."""
+    for play in policy.curses(game, player):
+        if _played(game, player, "curses", play):
             check(game)
             return
 
@@ -401,7 +268,7 @@ def _curse_the_leader(game: Game, player: Player) -> None:
 def check(game: Game) -> None:
     """After every move a bot made: the bots' reckoning of the fight is stale, and (when the
     game checks every move) the invariants must still hold."""
-    _RECKONED.pop(id(game), None)
+    RECKONED.pop(id(game), None)  # forget_reckoning, without a call: the bots call it most
     if not game.check_every_move:
         return
     watch = game.invariant_watch
@@ -412,26 +279,28 @@ def check(game: Game) -> None:
         raise InvariantViolation("; ".join(problems))
 
 
-def _fight(game: Game, stats: FightTally) -> None:
+def _fight(game: Game, stats: FightTally, seats: Seats) -> None:
     combat = game.combat
     assert combat is not None
-    _RECKONED.pop(id(game), None)
+    forget_reckoning(game)
     met = {id(monster) for monster in combat.monsters}
     for monster in combat.monsters:
         stats.fought[monster.monster.name] += 1
-    fighter = combat.fighter
     _optional_exits(game, combat)
     if game.combat is not combat:
         return
-    _interfere(game, combat)
+    meddlers = _interfere(game, combat, seats)
     if game.combat is not combat:
         return
-    if not _winning(game, combat):
-        _boost(game, combat, fighter)
-    if game.combat is combat and not _winning(game, combat):
-        _ask_for_help(game, combat)
-    if game.combat is combat and not _winning(game, combat):
-        _boost(game, combat, fighter)
+    _answer(game, combat, seats, meddlers)
+    if game.combat is combat and seats.late_word:
+        # The policies that have a last word spend cards against the fight again, now that
+        # the fighter has played theirs; the fighter answers once more.
+        late = _interfere(game, combat, seats, late=True)
+        if late and game.combat is combat:
+            _answer(game, combat, seats, meddlers | late)
+    if game.combat is combat:
+        _last_resort(game, combat, seats.of(combat.fighter))
     if game.combat is not combat:
         return
     # Monsters that joined the fight (Wandering Monster, Mate) were fought too: a monster is
@@ -442,11 +311,8 @@ def _fight(game: Game, stats: FightTally) -> None:
     names = [m.monster.name for m in combat.monsters]
     # The strengths the bots reckoned, when no move came after: resolving them again would
     # give the same numbers.
-    known = _RECKONED.get(id(game))
-    reckoned = None
-    if known is not None and known[0] is game and known[1] is combat:
-        reckoned = (known[2], known[3])
-    if not decided(game, combat.fighter, "resolves the fight", None, resolve, game, reckoned):
+    known = reckoned(game, combat)
+    if not decided(game, combat.fighter, "resolves the fight", None, resolve, game, known):
         raise GameStuck("the fight could not be resolved")
     if combat.outcome == "won":
         for name in names:
@@ -454,40 +320,31 @@ def _fight(game: Game, stats: FightTally) -> None:
     check(game)
 
 
-# The bots weigh a fight again and again between two moves; a move is always followed by
-# check(), which forgets this reckoning (a refused move changes nothing, so it may stay).
-# Kept per game (games may be played in several threads at once), by the game's id with the
-# game and the combat themselves, so that a reused id is never mistaken for them.
-_RECKONED: dict[int, tuple[Game, Combat, int, int]] = {}
+def _answer(game: Game, combat: Combat, seats: Seats, meddlers: set[str]) -> None:
+    """The fighter's side while it loses: the fighter's own cards, help, more cards."""
+    fighter = combat.fighter
+    policy = seats.of(fighter)
+    if not winning(game, combat):
+        _boost(game, combat, fighter, policy)
+    if game.combat is combat and not winning(game, combat):
+        _ask_for_help(game, combat, seats, meddlers)
+    if game.combat is combat and not winning(game, combat):
+        _boost(game, combat, fighter, policy)
 
 
-def forget_reckoning(game: Game) -> None:
-    """Forget the bots' reckoning of the game's fight: the game is over (or broke down), and
-    its id may be given to another."""
-    _RECKONED.pop(id(game), None)
-
-
-def _strengths(game: Game, combat: Combat) -> tuple[int, int]:
-    """The side's strength and the monsters', as the bots reckon them now."""
-    known = _RECKONED.get(id(game))
-    if known is None or known[0] is not game or known[1] is not combat:
-        known = (game, combat, side_strength(game, combat), monsters_strength(game, combat))
-        _RECKONED[id(game)] = known
-    return known[2], known[3]
-
-
-def _winning(game: Game, combat: Combat) -> bool:
-    known = _RECKONED.get(id(game))  # _strengths, without a call when it is known
-    if known is None or known[0] is not game or known[1] is not combat:
-        ours, theirs = _strengths(game, combat)
-    else:
-        ours, theirs = known[2], known[3]
-    return ours > theirs or (ours == theirs and side_wins_ties(game, combat))
+def _last_resort(game: Game, combat: Combat, policy: BotPolicy) -> None:
+    """A fight lost all the same: the policy's last cards (a monster taken away, an escape)."""
+    fighter = combat.fighter
+    for play in policy.last_resort(game, combat, fighter):
+        if game.combat is not combat or winning(game, combat):
+            return
+        if _played(game, fighter, "plays", play):
+            check(game)
 
 
 def _optional_exits(game: Game, combat: Combat) -> None:
     fighter = combat.fighter
-    if _winning(game, combat):
+    if winning(game, combat):
         return
     # A monster with no card text that allows walking past, chasing away or a bribe (most of
     # them) refuses each at once: such moves are not tried (a refusal changes nothing, so
@@ -509,7 +366,7 @@ def _optional_exits(game: Game, combat: Combat) -> None:
                 break
         if game.combat is not combat:
             return
-    if game.combat is combat and combat.monsters and not _winning(game, combat):
+    if game.combat is combat and combat.monsters and not winning(game, combat):
         first = combat.monsters[0].monster
         asks = effects_of(first, Bribe)
         if not asks:
@@ -533,44 +390,44 @@ def _optional_exits(game: Game, combat: Combat) -> None:
                 return
 
 
-def _interfere(game: Game, combat: Combat) -> None:
-    """Rivals make the leader's fights harder: enhancers, monster-side one-shots, more monsters."""
+def _interfere(game: Game, combat: Combat, seats: Seats, *, late: bool = False) -> set[str]:
+    """Rivals make the fight harder, each as its policy says (which fights, which cards, how
+    many); `late`: only the policies that have a last word. The names of those who played."""
     fighter = combat.fighter
-    top = max(p.level for p in game.players)
-    if fighter.level < top and fighter.level < WINNING_LEVEL - 1:
-        return  # only the leader's fights are worth spoiling
+    meddlers: set[str] = set()
     for rival in game.others(fighter):
-        if rival.dead or game.combat is not combat or not _winning(game, combat):
+        if rival.dead or game.combat is not combat:
             continue
-        for card in list(rival.hand):
-            if FACTS[card].spoils:
-                target = combat.monsters[0].monster.name
-                made = tried(
-                    game, rival, "plays", card, turn.play, game, rival, card, target_monster=target
-                )
-            elif card.card.name == "Wandering Monster":
-                monster = next((c for c in rival.hand if isinstance(c.card, MonsterCard)), None)
-                if monster is None:
-                    continue
-                made = tried(
-                    game, rival, "plays", card, turn.play, game, rival, card, with_card=monster
-                )
-            else:
-                continue
-            if made:
-                check(game)
+        policy = seats.of(rival)
+        if late and not policy.late_word:
+            continue
+        if not policy.meddles_in(game, rival, combat):  # only while the fighter would win
+            continue
+        played = 0
+        for play in policy.spoilers(game, rival, combat):
+            if game.combat is not combat:
                 break
+            if _played(game, rival, "plays", play):
+                check(game)
+                played += 1
+                if policy.meddled_enough(game, rival, combat, played):
+                    break
+        if played:
+            meddlers.add(rival.name)
+    return meddlers
 
 
-def _strengthens_monsters(definition: CardBase) -> bool:
-    if isinstance(definition, MonsterEnhancerCard):
-        return (definition.strength or 0) > 0
-    return isinstance(definition, OneShotCard) and (definition.bonus or 0) > 0
-
-
-def _boost(game: Game, combat: Combat, player: Player) -> None:
-    """Play player-side one-shots and abilities while they can turn the fight."""
-    ours, theirs = _strengths(game, combat)
+def _boost(game: Game, combat: Combat, player: Player, policy: BotPolicy) -> None:
+    """Play the cards that weaken the monsters (as the policy says), player-side one-shots and
+    abilities while they can turn the fight."""
+    for play in policy.weakening(game, combat, player):
+        if game.combat is not combat or winning(game, combat):
+            return
+        if _played(game, player, "plays", play):
+            check(game)
+    if game.combat is not combat:
+        return
+    ours, theirs = strengths(game, combat)
     gap = theirs - ours
     facts = FACTS
     available = [c for c in player.hand if facts[c].boost] + [
@@ -578,14 +435,14 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
     ]
     potential = sum(c.bonus for c in available)
     if potential >= gap:
-        for card in sorted(available, key=lambda c: -c.bonus):
-            if game.combat is not combat or _winning(game, combat):
+        for card in policy.boost_order(game, combat, available, gap):
+            if game.combat is not combat or winning(game, combat):
                 break
             if tried(game, player, "plays", card, turn.play, game, player, card):
                 check(game)
     for source in list(player.character):
         for ability in getattr(source.card, "abilities", []):
-            if game.combat is not combat or _winning(game, combat):
+            if game.combat is not combat or winning(game, combat):
                 return
             if ability.timing != "combat" or ability.target != "self":
                 continue
@@ -623,38 +480,32 @@ def _boost(game: Game, combat: Combat, player: Player) -> None:
                 check(game)
 
 
-def _ask_for_help(game: Game, combat: Combat) -> None:
+def _ask_for_help(game: Game, combat: Combat, seats: Seats, meddlers: set[str]) -> None:
+    """The fighter asks as its policy says; the first asked whose policy accepts helps (one
+    who played against the fight is told so: `meddlers`, their names)."""
+    if combat.helper is not None:
+        return
     fighter = combat.fighter
-    # A rival will not help a fight that could win the game for the fighter (asked first: then
-    # no one's strength needs reckoning).
-    gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
-    if fighter.level + gained >= WINNING_LEVEL and not game.options.shared_victory:
+    for helper, share in seats.of(fighter).help_requests(game, combat):
+        if not seats.of(helper).wants_to_help(
+            game, helper, fighter, share, played_against=helper.name in meddlers
+        ):
+            continue
+        if tried(game, helper, "helps", None, offer_help, game, helper, treasures=share):
+            check(game)
         return
-    ours, theirs = _strengths(game, combat)
-    gap = theirs - ours
-    # Only the strongest rival is asked (the first in seat order from the left among equals).
-    helper: Player | None = None
-    strongest = 0
-    for p in game.others(fighter):
-        if not p.dead:
-            strength = side_member_strength(game, combat, p)
-            if helper is None or strength > strongest:
-                helper, strongest = p, strength
-    if helper is None or strongest < gap:
-        return
-    treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
-    share = max(1, treasures // 2)
-    if tried(game, helper, "helps", None, offer_help, game, helper, treasures=share):
-        check(game)
 
 
-def play_turn(game: Game, stats: FightTally) -> None:
+def play_turn(game: Game, stats: FightTally, seats: Seats | None = None) -> None:
     """The active player's whole turn as the bots play it, each move checked; the fights are
-    counted in `stats`."""
+    counted in `stats`. `seats`: each player's policy (the classic ones by default)."""
+    if seats is None:
+        seats = Seats(game)
     player = game.active_player
+    policy = seats.of(player)
     arrange(game, player)
-    _sell(game, player)
-    _curse_the_leader(game, player)
+    _sell(game, player, policy)
+    _curse(game, player, policy)
     check(game)
     if not game.can_draw("door"):
         _end_turn(game, player)
@@ -662,22 +513,22 @@ def play_turn(game: Game, stats: FightTally) -> None:
     if decided(game, player, "kicks open the door", None, turn.kick_door, game, player):
         check(game)
     if game.combat is not None:
-        _fight(game, stats)
+        _fight(game, stats, seats)
     elif game.phase == "kicked" and not game.fought_this_turn and game.winner is None:
-        monster = beatable_monster(game, player)
+        monster = policy.trouble(game, player, beatable_monster(game, player))
         trouble = turn.look_for_trouble
         if monster is not None and decided(
             game, player, "looks for trouble with", monster, trouble, game, player, monster
         ):
             check(game)
             if game.combat is not None:
-                _fight(game, stats)
+                _fight(game, stats, seats)
         elif game.can_draw("treasure" if game.options.faster_play else "door"):
             decided(game, player, "loots the room", None, turn.loot_room, game, player)
     if game.winner is not None:
         return
     arrange(game, player)
-    _sell(game, player)
+    _sell(game, player, policy)
     check(game)
     _end_turn(game, player)
     check(game)

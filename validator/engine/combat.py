@@ -12,6 +12,7 @@ from __future__ import annotations
 from validator.engine.badstuff import change_level, declare_winner, receive_drawn
 from validator.engine.cards import ExtraLevels, ExtraTreasures, ForceHelp, HelperLevels, NoHelp
 from validator.engine.legality import checks_passed
+from validator.engine.narration import reward_drawn, strength_lines, taken
 from validator.engine.runaway import RunResult, run_away
 from validator.engine.state import (
     WINNING_LEVEL,
@@ -32,6 +33,7 @@ from validator.engine.strength import (
     side_wins_with,
     usable_by,
 )
+from validator.engine.words import counted
 
 # -- joining the fight ---------------------------------------------------------------------------
 
@@ -75,7 +77,10 @@ def offer_help(
     combat.helper = helper
     combat.helper_treasures = treasures
     combat.helper_picks_first = picks_first
-    game.note(f"{helper.name} helps {combat.fighter.name}")
+    game.note(
+        f"{helper.name} helps {combat.fighter.name}"
+        + (f" for {counted(treasures, 'Treasure')}" if treasures else "")
+    )
 
 
 # -- the end of a fight --------------------------------------------------------------------------
@@ -96,9 +101,11 @@ def resolve(game: Game, reckoned: tuple[int, int] | None = None) -> str:
         _collect_removed_treasure(game, combat)
         combat.outcome = "won" if combat.removed else "none"
     elif not combat.monsters or side_wins_with(game, combat, ours, theirs):
+        game.note(*strength_lines(game, combat, ours, theirs, won=True))
         _reward(game, combat)
         combat.outcome = "won"
     else:
+        game.note(*strength_lines(game, combat, ours, theirs, won=False))
         results: list[RunResult] = run_away(game, combat)
         combat.outcome = _outcome_of(results)
     finish(game, combat)
@@ -164,14 +171,14 @@ def _draw_rewards(game: Game, combat: Combat, count: int) -> None:
         drawn.append(game.draw("treasure"))
     combat.treasures_drawn = len(drawn)
     combat.treasures_face_up = combat.helper is not None
-    face = "face up" if combat.treasures_face_up else "face down"
-    game.note(f"{combat.fighter.name} draws {len(drawn)} Treasure(s) {face}")
+    game.note(*reward_drawn(combat, count, len(drawn)))
     share = min(combat.helper_treasures, len(drawn))  # helper_treasures is 0 with no helper
     order = drawn if combat.helper_picks_first else list(reversed(drawn))
     for index, card in enumerate(order):
         receiver = combat.helper if index < share and combat.helper is not None else combat.fighter
         if receiver.dead:
             receiver = combat.fighter
+        game.note(*taken(combat, receiver, card))
         receive_drawn(game, receiver, card)
 
 

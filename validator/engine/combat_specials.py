@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from validator.engine.badstuff import apply_outcomes, detach_item, take_card
-from validator.engine.cards import BeforeCombat, Bribe, ChaseAway, MayDecline, RefusesCombat
+from validator.engine.cards import (
+    BeforeCombat,
+    Bribe,
+    ChaseAway,
+    DrawTreasures,
+    MayDecline,
+    RefusesCombat,
+    RemoveMonster,
+)
 from validator.engine.combat import resolve
 from validator.engine.legality import checks_passed
 from validator.engine.state import (
@@ -19,6 +27,7 @@ from validator.engine.state import (
     require_combat,
 )
 from validator.engine.strength import holds
+from validator.engine.words import counted
 
 
 def start_combat(game: Game, fighter: Player, monster: CardInstance) -> Combat:
@@ -72,7 +81,7 @@ def _trade_treasures(game: Game, player: Player, count: int, where: str = "hand"
     for _ in range(traded_in):
         if game.can_draw("treasure"):
             player.hand.append(game.draw("treasure"))
-    game.note(f"{player.name} trades {traded_in} Treasure card(s) for new ones")
+    game.note(f"{player.name} trades {counted(traded_in, 'Treasure card')} for new ones")
 
 
 def end_if_empty(game: Game, combat: Combat) -> None:
@@ -110,6 +119,7 @@ def decline(game: Game, player: Player, monster_name: str | None = None) -> None
         if effect.unless is not None and holds(effect.unless, player, game, combat):
             raise RuleViolation(f"{monster.name} says {effect.unless.phrase()} must fight it")
     checks_passed(game)
+    game.note(f"{player.name} walks past {monster.name}, as its card allows")
     remove_monster(game, combat, monster, treasures=False)
     end_if_empty(game, combat)
 
@@ -137,6 +147,7 @@ def bribe(game: Game, player: Player, item: CardInstance, monster_name: str | No
     else:
         detach_item(game, player, item)
     game.discard(item)
+    game.note(f"{player.name} gives {item.name} to {monster.name}, who lets them pass")
     remove_monster(game, combat, monster, treasures=False)
     end_if_empty(game, combat)
 
@@ -153,5 +164,26 @@ def chase_away(game: Game, player: Player, monster_name: str | None = None) -> N
     if not effects:
         raise RuleViolation(f"{player.name} cannot chase {monster.name} away")
     checks_passed(game)
+    game.note(f"{player.name} chases {monster.name} away")
     remove_monster(game, combat, monster, treasures=effects[0].treasures)
     end_if_empty(game, combat)
+
+
+def send_monsters_away(game: Game, combat: Combat, card: CardInstance) -> None:
+    """A card that sends every monster away (played from the hand): each leaves with its
+    Treasure or not as the card says, and the Treasure it draws goes to the fighter."""
+    combat.spent.append(card)
+    fighter = combat.fighter
+    game.note(f"{card.name} is played on {fighter.name}'s fight: the monsters leave")
+    for effect in card.card.effects:
+        if isinstance(effect, RemoveMonster):
+            for victim in list(combat.monsters):
+                remove_monster(game, combat, victim, treasures=effect.treasures)
+        elif isinstance(effect, DrawTreasures):
+            apply_outcomes(game, fighter, [effect], source=card.name)
+    end_if_empty(game, combat)
+
+
+def names_match(condition: object, monster: MonsterInPlay) -> bool:
+    name = getattr(condition, "monster", None)
+    return name is None or monster.monster.name.casefold() == str(name).casefold()

@@ -14,6 +14,7 @@ from validator.engine.badstuff import apply_outcomes, lose_item
 from validator.engine.cards import (
     AfterEscape,
     AutomaticEscape,
+    CancelEscape,
     CannotEscape,
     EscapeByDiscard,
     Mate,
@@ -21,6 +22,7 @@ from validator.engine.cards import (
     OnEscape,
     RunAway,
 )
+from validator.engine.narration import card_played, no_effect, roll_line, run_line
 from validator.engine.state import Combat, Game, MonsterInPlay, Player, effects_of
 from validator.engine.strength import holds, usable_by
 
@@ -79,16 +81,33 @@ def run_away(game: Game, combat: Combat) -> list[RunResult]:
                 break
             result = _run_from(game, combat, player, monster)
             results.append(result)
+            game.note(
+                run_line(
+                    player.name,
+                    monster.name,
+                    result.escaped,
+                    result.reason,
+                    rolled=result.roll is not None,
+                )
+            )
             # A cost of running is paid by every runner, "even" those who escape.
             for effect in effects_of(monster.monster, OnEscape):
                 if effect.when is None or holds(effect.when, player, game, combat):
                     apply_outcomes(game, player, effect.effects, source=monster.name)
             if not result.escaped:
-                game.note(f"{monster.name} catches {player.name}: {result.reason}")
-                apply_outcomes(game, player, monster.monster.bad_stuff, source=monster.name)
+                _bad_stuff(game, player, monster)
             result.dead = player.dead
         _escape_rewards(game, player, [r for r in results if r.player == player.name])
     return results
+
+
+def _bad_stuff(game: Game, player: Player, monster: MonsterInPlay) -> None:
+    """The Bad Stuff of a monster that caught the player, each step of it in the log naming the
+    monster, or one line saying it did nothing (nothing to take, a Level already the lowest)."""
+    bad_stuff = f"{monster.name}'s Bad Stuff"
+    lines = len(game.log)
+    acted = apply_outcomes(game, player, monster.monster.bad_stuff, source=bad_stuff)
+    game.note(*no_effect(bad_stuff, player, acted and len(game.log) > lines))
 
 
 def _escape_rewards(game: Game, player: Player, results: list[RunResult]) -> None:
@@ -107,18 +126,20 @@ def _run_from(game: Game, combat: Combat, player: Player, monster: MonsterInPlay
     card = monster.monster
     name = monster.name
     if player.name in combat.sacrificed:
-        return RunResult(player.name, name, True, "sacrificed a follower")
+        return RunResult(player.name, name, True, "a follower was sacrificed for it")
     for effect in effects_of(card, AutomaticEscape):
         if effect.when is None or holds(effect.when, player, game, combat):
-            return RunResult(player.name, name, True, "escape is automatic")
+            return RunResult(player.name, name, True, f"{name} lets them go, as its card says")
     for pursuit in effects_of(card, NoPursuit):
         exempt = pursuit.unless is not None and holds(pursuit.unless, player, game, combat)
         if player.level <= pursuit.max_level and not exempt:
-            return RunResult(player.name, name, True, f"it does not pursue Level {player.level}")
+            game.note(f"{name} does not pursue {player.name}, who is only Level {player.level}")
+            return RunResult(player.name, name, True, "not pursued")
     if combat.auto_escape.get(player.name, 0):
-        return RunResult(player.name, name, True, "a card gives an automatic escape")
+        escaping = f"automatically, with {card_played(combat, AutomaticEscape)}"
+        return RunResult(player.name, name, True, escaping)
     if effects_of(card, CannotEscape):
-        return RunResult(player.name, name, False, "it cannot be outrun")
+        return RunResult(player.name, name, False, f"no one can outrun {name}")
     for item in list(player.items):
         for escape in effects_of(item.card, AutomaticEscape):
             if not escape.discard_this:
@@ -127,16 +148,17 @@ def _run_from(game: Game, combat: Combat, player: Player, monster: MonsterInPlay
                 continue
             if game.chooser.discard_to_escape(game, player, item):
                 lose_item(game, player, item)
-                return RunResult(player.name, name, True, f"threw away {item.name}")
+                return RunResult(player.name, name, True, f"by discarding {item.name}")
     for discard_rule in effects_of(card, EscapeByDiscard):
         candidates = [i for i in player.items if set(discard_rule.tags) & set(i.card.tags)]
         pick = game.chooser.discard_for_escape(game, player, candidates)
         if pick is not None:
             lose_item(game, player, pick)
-            return RunResult(player.name, name, True, f"threw it {pick.name}")
+            return RunResult(player.name, name, True, f"by throwing it {pick.name}")
     for ship in [i for i in player.equipped if i.slot == "ship"]:
         penalty = sum(e.amount for e in effects_of(ship.card, RunAway))
         if penalty < 0 and game.chooser.abandon_ship(game, player, ship):
+            game.note(f"{player.name} abandons the Ship {ship.name} to run faster")
             lose_item(game, player, ship)  # a Ship that slows you may be left behind first
     modifier = runaway_modifier(game, combat, player, monster)
     loaded = combat.loaded_die.pop(player.name, None)
@@ -144,14 +166,19 @@ def _run_from(game: Game, combat: Combat, player: Player, monster: MonsterInPlay
     total = roll + modifier
     if total >= ESCAPE_ROLL and player.name in combat.glued:
         # Flask of Glue: the escape is undone and the roll is made again.
+        game.note(
+            roll_line(player, name, roll, modifier, ESCAPE_ROLL),
+            f"{card_played(combat, CancelEscape)} holds {player.name} back: a new roll",
+        )
         combat.glued.discard(player.name)
         roll = game.roll(player)
         total = roll + modifier
-    game.note(f"{player.name} rolls {roll}{modifier:+d} to run from {name}")
+    game.note(roll_line(player, name, roll, modifier, ESCAPE_ROLL))
     if total >= ESCAPE_ROLL:
         return RunResult(player.name, name, True, f"rolled {total}", roll, modifier)
     if player.name in combat.escape_after_fail:
         combat.escape_after_fail.discard(player.name)
+        game.note(f"{card_played(combat, AutomaticEscape)} gets {player.name} away all the same")
         return RunResult(player.name, name, True, "escaped after a failed roll", roll, modifier)
     return RunResult(
         player.name, name, False, f"rolled {total}, needed {ESCAPE_ROLL}", roll, modifier

@@ -17,10 +17,12 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, Self
 
 from validator.engine import turn
-from validator.engine.bots import GameStuck, check, forget_reckoning, play_turn
+from validator.engine.bot_facts import forget_reckoning
+from validator.engine.bot_policy import BotPolicy, Seats
+from validator.engine.bots import GameStuck, check, play_turn
 from validator.engine.cards import CardBase
 from validator.engine.invariants import InvariantViolation, check_invariants
 from validator.engine.setup import MAX_TURNS, build_game
@@ -120,18 +122,27 @@ def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
-def play_game(game: Game, stats: Stats, max_turns: int = MAX_TURNS, *, where: str = "") -> None:
+def play_game(
+    game: Game,
+    stats: Stats,
+    max_turns: int = MAX_TURNS,
+    *,
+    where: str = "",
+    policies: Sequence[BotPolicy] | None = None,
+) -> None:
     """Play one game to a winner (or the turn limit), checking invariants after every move.
     The bots' refused moves are counted in `stats`, each listed after `where`; a game the
-    bots cannot go on with (GameStuck) ends there, unfinished."""
+    bots cannot go on with (GameStuck) ends there, unfinished. `policies`: each seat's bot
+    policy, in seat order (the classic bots by default)."""
     levels_per_turn = stats.levels_per_turn
+    seats = Seats(game, policies)
     try:
         turn.begin_turn(game)
         check(game)
         while game.winner is None and game.turn_number <= max_turns:
             player = game.active_player
             before = player.level
-            play_turn(game, stats)
+            play_turn(game, stats, seats)
             levels_per_turn[player.level - before] += 1
     except GameStuck:
         pass  # its refused move is listed with the others
@@ -156,6 +167,7 @@ def simulate(
     on_game: Callable[[int], None] | None = None,
     check_every_move: bool = True,
     jobs: int = 1,
+    policies: Sequence[BotPolicy] | None = None,
 ) -> Stats:
     """Play seeded games; the same seed gives the same games and the same statistics.
 
@@ -164,54 +176,113 @@ def simulate(
     With `jobs` above 1 the games are played in that many processes: each game's seed comes
     from its number alone and the results are merged in game order, so the statistics are the
     same whatever `jobs` is (only the seconds differ). `on_game` is called once per game
-    played, in the calling process.
+    played, in the calling process. `policies`: each seat's bot policy, in seat order, the
+    same in every game (the classic bots by default: bot_policy.CLASSIC).
     """
     start = time.perf_counter()
-    plan = _GamePlan(tuple(cards), players, seed, options, check_every_move)
-    if jobs <= 1 or games <= 1:
-        stats = plan.play(range(games), on_game)
-    else:
-        stats = _simulate_in_processes(plan, games, jobs, on_game)
+    seating = None if policies is None else tuple(policies)
+    if seating is not None and len(seating) != players:
+        raise ValueError(f"{len(seating)} policies for {players} players")
+    seatings = None if seating is None else (seating,)
+    plan = RunPlan(tuple(cards), players, seed, options, check_every_move, seatings)
+    stats = play_plan(plan, games, jobs, on_game)
     stats.seconds = time.perf_counter() - start
     return stats
 
 
+class Tally(Protocol):
+    """What a run of games adds up: a later batch's merged after an earlier one's."""
+
+    def merge(self, other: Self) -> None: ...
+
+
+class GamePlan[T: Tally](Protocol):
+    """A run's games, each played from its number alone (so that any process plays it the
+    same): `play` plays some of them into a new tally, `empty` is the tally of none."""
+
+    @property
+    def seed(self) -> int: ...
+
+    def play(self, indexes: Iterable[int], on_game: Callable[[int], None] | None = None) -> T: ...
+
+    def empty(self) -> T: ...
+
+    def deal_seed(self, index: int) -> int:
+        """The seed game `index` is dealt from."""
+        ...
+
+
+def play_plan[T: Tally](
+    plan: GamePlan[T], games: int, jobs: int = 1, on_game: Callable[[int], None] | None = None
+) -> T:
+    """Play the plan's games 0 to `games` - 1, in this process or in `jobs` processes: the
+    tallies are merged in game order, so the result is the same whatever `jobs` is. The plan
+    must be picklable (it crosses to each process once)."""
+    if jobs <= 1 or games <= 1:
+        return plan.play(range(games), on_game)
+    return _play_in_processes(plan, games, jobs, on_game)
+
+
 @dataclass(frozen=True)
-class _GamePlan:
-    """What every game of a run shares; a game is then its number alone."""
+class RunPlan:
+    """What every game of a run shares; a game is then its number alone. `seatings`: the
+    seats' policies, game `index` taking seating `index % len(seatings)` (None: the classic
+    bots); `deals`: how many games in a row are dealt from one seed (the same cards, played
+    again by other policies)."""
 
     cards: tuple[tuple[str, CardBase], ...]
     players: int
     seed: int
     options: Options | None
     check_every_move: bool
+    seatings: tuple[tuple[BotPolicy, ...], ...] | None = None
+    deals: int = 1
+
+    def empty(self) -> Stats:
+        return Stats(players=self.players)
+
+    def seating(self, index: int) -> tuple[BotPolicy, ...] | None:
+        """The seats' policies in game `index` (None: the classic bots)."""
+        return None if not self.seatings else self.seatings[index % len(self.seatings)]
+
+    def deal_seed(self, index: int) -> int:
+        """The seed game `index` is dealt from."""
+        return game_seed(self.seed, index // self.deals)
 
     def play(self, indexes: Iterable[int], on_game: Callable[[int], None] | None = None) -> Stats:
         stats = Stats(players=self.players)
         for index in indexes:
-            seed = game_seed(self.seed, index)
-            try:
-                game = build_game(self.cards, players=self.players, seed=seed, options=self.options)
-                game.check_every_move = self.check_every_move
-                play_game(game, stats, where=f"game {index} (seed {seed}): ")
-            except InvariantViolation as exc:
-                stats.games += 1
-                stats.invariant_violations += 1
-                stats.violations.append(f"game {index}: {exc}")
-            except Exception as exc:
-                raise self.failure(index, exc) from exc
-            if not self.check_every_move:
-                problems = check_invariants(game)
-                if problems:
-                    stats.invariant_violations += 1
-                    stats.violations.append(f"game {index}: {'; '.join(problems)}")
+            self.play_one(index, stats)
             if on_game is not None:
                 on_game(index)
         return stats
 
+    def play_one(self, index: int, stats: Stats) -> Game | None:
+        """Play game `index` into `stats`, and return it as it ended (None: it broke down
+        before its first turn, on an invariant)."""
+        seed = self.deal_seed(index)
+        game = None
+        try:
+            game = build_game(self.cards, players=self.players, seed=seed, options=self.options)
+            game.check_every_move = self.check_every_move
+            where = f"game {index} (seed {seed}): "
+            play_game(game, stats, where=where, policies=self.seating(index))
+        except InvariantViolation as exc:
+            stats.games += 1
+            stats.invariant_violations += 1
+            stats.violations.append(f"game {index}: {exc}")
+        except Exception as exc:
+            raise self.failure(index, exc) from exc
+        if game is not None and not self.check_every_move:
+            problems = check_invariants(game)
+            if problems:
+                stats.invariant_violations += 1
+                stats.violations.append(f"game {index}: {'; '.join(problems)}")
+        return game
+
     def failure(self, index: int, exc: Exception) -> SimulationError:
         """The error of a run whose game `index` raised `exc`."""
-        seed = game_seed(self.seed, index)
+        seed = self.deal_seed(index)
         error = SimulationError(
             f"game {index} of the run with seed {self.seed} (the game's seed {seed}) failed: "
             f"{type(exc).__name__}: {exc}",
@@ -224,22 +295,22 @@ class _GamePlan:
 
 # The plan of the run a worker process serves, set once by the pool's initializer so that the
 # cards cross to each process once, not with every batch of games.
-_WORKER_PLAN: _GamePlan | None = None
+_WORKER_PLAN: GamePlan[Any] | None = None
 
 
-def _worker_start(plan: _GamePlan) -> None:
+def _worker_start(plan: GamePlan[Any]) -> None:
     global _WORKER_PLAN
     _WORKER_PLAN = plan
 
 
-def _worker_play(first: int, stop: int) -> Stats:
+def _worker_play(first: int, stop: int) -> Any:
     assert _WORKER_PLAN is not None, "a worker plays only after its pool started it"
     return _WORKER_PLAN.play(range(first, stop))
 
 
-def _simulate_in_processes(
-    plan: _GamePlan, games: int, jobs: int, on_game: Callable[[int], None] | None
-) -> Stats:
+def _play_in_processes[T: Tally](
+    plan: GamePlan[T], games: int, jobs: int, on_game: Callable[[int], None] | None
+) -> T:
     # Batches small enough that progress moves and the processes finish together, large
     # enough that handing them out costs little beside a game (a few milliseconds each).
     size = max(1, min(25, games // (jobs * 4)))
@@ -248,7 +319,7 @@ def _simulate_in_processes(
     # The server imports the engine once; each worker is forked from it ready to play.
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
-    merged = Stats(players=plan.players)
+    merged = plan.empty()
     with ProcessPoolExecutor(
         max_workers=min(jobs, len(batches)),
         mp_context=context,
@@ -259,7 +330,7 @@ def _simulate_in_processes(
         try:
             for (first, stop), future in zip(batches, futures, strict=True):
                 # In game order, whatever order they finished.
-                merged.merge(_batch_result(future, first, stop, plan.seed))
+                merged.merge(_batch_result(future, first, stop, plan))
                 if on_game is not None:
                     for index in range(first, stop):
                         on_game(index)
@@ -271,7 +342,7 @@ def _simulate_in_processes(
     return merged
 
 
-def _batch_result(future: Future[Stats], first: int, stop: int, seed: int) -> Stats:
+def _batch_result[T: Tally](future: Future[T], first: int, stop: int, plan: GamePlan[T]) -> T:
     """A batch's statistics, or a SimulationError naming its game that failed (any game of
     the batch, when its process died without saying which)."""
     try:
@@ -281,7 +352,7 @@ def _batch_result(future: Future[Stats], first: int, stop: int, seed: int) -> St
         raise
     except BrokenProcessPool as exc:
         raise SimulationError(
-            f"the process playing games {first} to {stop - 1} of the run with seed {seed} "
-            f"(the games' seeds {game_seed(seed, first)} to {game_seed(seed, stop - 1)}) "
+            f"the process playing games {first} to {stop - 1} of the run with seed {plan.seed} "
+            f"(the games' seeds {plan.deal_seed(first)} to {plan.deal_seed(stop - 1)}) "
             f"ended abruptly: {exc}"
         ) from None

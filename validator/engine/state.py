@@ -301,6 +301,14 @@ class Game:
     # check after a move looks again only at what the move changed.
     invariant_watch: Any = field(default=None, repr=False, compare=False)
     log: list[str] = field(default_factory=list)
+    # The turn of each line of the log, beside it (the table marks where a turn begins).
+    log_turns: list[int] = field(default_factory=list)
+    # How many lines at the end of the log say who won: a line noted later (what the winning
+    # move drew, a helper's share) goes before them, so the game ends on its winners.
+    closing_lines: int = 0
+    # The card or monster whose outcomes are being applied (badstuff.apply_outcomes): each
+    # line they write names it ("Net Troll's Bad Stuff: P3 loses Leather Armor").
+    outcome_source: str = ""
     logging: bool = True
     # Who answers the choices the rules leave to players (choices.DefaultChooser, or a bot's):
     # given by whoever sets up the game (setup.deal, the scenario runner).
@@ -338,9 +346,18 @@ class Game:
         step = 1 if start == "left" else -1
         return [self.players[(i + step * k) % n] for k in range(1, n)]
 
-    def note(self, message: str) -> None:
+    def note(self, *messages: str, closing: bool = False, sourced: bool = False) -> None:
+        """Lines of the log in words, each with its turn. `sourced`: lines of an outcome, which
+        name the card or monster it comes from (`outcome_source`); `closing`: lines that end
+        the game (who won), which stay after every line noted later."""
         if self.logging:
-            self.log.append(message)
+            for message in messages:
+                if sourced and self.outcome_source:
+                    message = f"{self.outcome_source}: {message}"
+                at = len(self.log) - (0 if closing else self.closing_lines)
+                self.log.insert(at, message)
+                self.log_turns.insert(at, self.turn_number)
+                self.closing_lines += closing
 
     def roll(self, player: Player | None = None) -> int:
         """A die roll, with the roller's die modifiers (Chicken on Your Head)."""

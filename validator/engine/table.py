@@ -64,6 +64,7 @@ from validator.engine.table_moves import (
     move_target,
     named_monster,
     named_player,
+    treasures_words,
     validate_move,
 )
 
@@ -157,11 +158,20 @@ def replay_table(
 ) -> Table:
     """The table after the log's moves, from the deal: the only source of a game's state."""
     table = new_table(cards, seats=seats, seed=seed, options=options)
-    for index, (seat, move) in enumerate(log):
+    moves = list(log)
+    for index, (seat, move) in enumerate(moves):
+        # A move asked a question when the log's next move answers one (or when it is the
+        # last): only those are made on a copy; the others are made in place.
+        following = moves[index + 1][1] if index + 1 < len(moves) else None
+        asks = following is None or bool(set(following) & set(ANSWER_VERBS))
         try:
-            apply_in_place(table, seat, move)
+            apply_in_place(table, seat, move, guarded=asks)
         except RuleViolation as exc:
             raise MoveError(f"move {index + 1} of the log is refused: {exc}") from None
+        except ChoiceNeeded:
+            raise MoveError(
+                f"move {index + 1} of the log asks a question the log does not answer"
+            ) from None
     return table
 
 
@@ -173,7 +183,11 @@ def copy_table(table: Table) -> Table:
     game = table.game
     rng = random.Random()
     rng.setstate(game.rng.getstate())
-    memo: dict[int, Any] = {id(table.cards): table.cards, id(game.log): list(game.log)}
+    memo: dict[int, Any] = {
+        id(table.cards): table.cards,
+        id(game.log): list(game.log),
+        id(game.log_turns): list(game.log_turns),
+    }
     memo[id(game.rng)] = rng
     piles = [game.door_deck, game.treasure_deck, game.door_discard, game.treasure_discard]
     for p in game.players:
@@ -212,7 +226,13 @@ def apply_move(table: Table, seat: int, move: Move) -> Table:
     follow); raises RuleViolation (or MoveError) naming the rule, and then `table`
     is exactly as it was. Tables are never changed once returned: each move makes a new one."""
     trial = copy_table(table)
-    apply_in_place(trial, seat, move)
+    try:
+        apply_in_place(trial, seat, move, guarded=False)
+    except ChoiceNeeded as exc:
+        # The copy is spoiled by the move's start: a fresh one waits for the answer.
+        trial = copy_table(table)
+        trial.pending = exc.pending
+        trial.log.append((seat, dict(move)))
     return trial
 
 
@@ -238,9 +258,11 @@ def legal_moves(table: Table, seat: int) -> list[Move]:
         if scratch is None:
             scratch = copy_table(table)
         try:
-            apply_in_place(scratch, seat, move)
+            apply_in_place(scratch, seat, move, guarded=False)
         except RuleViolation:
             continue
+        except ChoiceNeeded:
+            pass  # allowed: it would ask a person
         allowed.append(move)
         scratch = None
     return allowed
@@ -267,7 +289,7 @@ def move_refusal(table: Table, seat: int, move: Move) -> str | None:
     """Why the rules would refuse `seat` the move now, or None when they allow it: the move's
     own checks (the table's and the engine's), tried up to where it would change the table,
     which is left as it was (legality.refusal)."""
-    return refusal(table.game, apply_in_place, table, seat, move)
+    return refusal(table.game, apply_in_place, table, seat, move, guarded=False)
 
 
 # -- applying a move ---------------------------------------------------------------------------
@@ -393,18 +415,23 @@ _PLAY_VERBS = frozenset({"play", "use", "join"})
 _WINDOW_VERBS = _PLAY_VERBS | {"pass"}
 
 
-def apply_in_place(table: Table, seat: int, move: Move) -> None:
+def apply_in_place(table: Table, seat: int, move: Move, *, guarded: bool = True) -> None:
     """Apply one move in place; on RuleViolation nothing has changed. A move that needs a
-    person's answer is logged and waits for it (`Table.pending`); the answer makes it."""
+    person's answer is logged and waits for it (`Table.pending`); the answer makes it.
+
+    `guarded` makes the move on a copy, so that a question leaves the table as it was. Without
+    it the move is made in place and a question raises `ChoiceNeeded` with the table spoiled
+    (the callers that work on a copy anyway: apply_move, the trials of legal_moves, a replay
+    whose log says the move asked nothing)."""
     verb = _permitted(table, seat, move)
     if verb in ANSWER_VERBS:
         pending = table.pending
         assert pending is not None  # _permitted allows an answer only to a question
         answer = checked_answer(pending.question, move)
         checks_passed(table.game)
-        _attempt(table, pending.seat, pending.move, (*pending.answers, answer))
+        _attempt(table, pending.seat, pending.move, (*pending.answers, answer), guarded=guarded)
     else:
-        _attempt(table, seat, move, ())
+        _attempt(table, seat, move, (), guarded=guarded)
     table.log.append((seat, dict(move)))
 
 
@@ -412,11 +439,15 @@ def _people(table: Table) -> frozenset[int]:
     return frozenset(s for s, kind in enumerate(table.seats) if kind == "person")
 
 
-def _attempt(table: Table, seat: int, move: Move, answers: tuple[Answer, ...]) -> None:
-    """Make the move on a copy, the people's choices taken from `answers`: the table becomes
-    the copy, or, when a person must answer a question first, stays as it was but for the
-    question (the move runs again from the start once answered: same dice, same questions)."""
-    trial = copy_table(table)
+def _attempt(
+    table: Table, seat: int, move: Move, answers: tuple[Answer, ...], *, guarded: bool
+) -> None:
+    """Make the move (on a copy when `guarded`), the people's choices taken from `answers`:
+    the table becomes the copy, or, when a person must answer a question first, stays as it
+    was but for the question (the move runs again from the start once answered: same dice,
+    same questions). Unguarded, the question is raised with the Pending it makes."""
+    trial = copy_table(table) if guarded else table
+    before = table.pending
     trial.pending = None  # the move runs as if first made
     game = trial.game
     chooser = game.chooser
@@ -424,13 +455,20 @@ def _attempt(table: Table, seat: int, move: Move, answers: tuple[Answer, ...]) -
     try:
         _perform(trial, seat, move)
     except ChoiceNeeded as exc:
-        if table.game.trying:  # only asked whether the move is allowed: it is
+        if game.trying:  # only asked whether the move is allowed: it is
             raise MoveAllowed from None
-        table.pending = Pending(seat, dict(move), answers, exc.question)
+        exc.pending = Pending(seat, dict(move), answers, exc.question)
+        if not guarded:
+            raise
+        table.pending = exc.pending
         return
+    except RuleViolation:
+        trial.pending = before
+        raise
     finally:
         game.chooser = chooser
-    vars(table).update(vars(trial))
+    if guarded:
+        vars(table).update(vars(trial))
 
 
 def _perform(table: Table, seat: int, move: Move) -> None:
@@ -475,9 +513,25 @@ def window_seats(table: Table) -> tuple[int, ...]:
         seat = (fighter + offset) % count
         if game.players[seat].dead:
             continue
-        if any(set(move) & _PLAY_VERBS for move in legal_moves(table, seat)):
+        if _could_play(table, seat):
             seats.append(seat)
     return tuple(seats)
+
+
+def _could_play(table: Table, seat: int) -> bool:
+    """Whether the seat has a play the rules allow now (the first one found is enough)."""
+    scratch = copy_table(table)
+    for move in candidates(table, seat):
+        if not set(move) & _PLAY_VERBS:
+            continue
+        try:
+            apply_in_place(scratch, seat, move, guarded=False)
+        except RuleViolation:
+            continue
+        except ChoiceNeeded:
+            pass  # allowed: it would ask a person
+        return True
+    return False
 
 
 def _resolve_or_open_window(table: Table, player: Player) -> None:
@@ -626,7 +680,7 @@ def _ask(table: Table, player: Player, move: Move) -> None:
     offered = sum(m.monster.treasures or 0 for m in combat.monsters)
     if treasures > offered:
         raise RuleViolation(
-            f"the monsters give {offered} Treasure(s): {treasures} cannot be offered"
+            f"the monsters give {treasures_words(offered)}: {treasures} cannot be offered"
         )
     # The engine's own refusal (a monster no one may help against) comes before the question.
     reason = refusal(game, offer_help, game, helper, treasures=treasures)
@@ -635,4 +689,4 @@ def _ask(table: Table, player: Player, move: Move) -> None:
     checks_passed(game)
     table.asked = (seat, treasures)
     table.asked_before.add(seat)
-    game.note(f"{player.name} asks {helper.name} for help, offering {treasures} Treasure(s)")
+    game.note(f"{player.name} asks {helper.name} for help, offering {treasures_words(treasures)}")

@@ -4,15 +4,13 @@ interference in a person's fight."""
 
 from __future__ import annotations
 
+from validator.engine.bot_policy import SHREWD, Play
 from validator.engine.bots import (
     arrangements,
     beatable_monster,
-    cheapest_sale,
-    leader,
     refused,
-    sale_price,
 )
-from validator.engine.cards import CurseCard, OneShotCard
+from validator.engine.cards import OneShotCard
 from validator.engine.state import (
     WINNING_LEVEL,
     Combat,
@@ -21,13 +19,9 @@ from validator.engine.state import (
     RuleViolation,
     is_item,
     item_bonus,
-    levels_for_kill,
 )
 from validator.engine.strength import (
-    monsters_strength,
     side_is_winning,
-    side_member_strength,
-    side_strength,
 )
 from validator.engine.table import (
     Table,
@@ -38,6 +32,7 @@ from validator.engine.table import (
     move_refusal,
     seats_to_move,
 )
+from validator.engine.table_choices import ChoiceNeeded
 from validator.engine.table_moves import Move
 
 # A bot makes at most this many moves in a row before a person must move again: a bound on a
@@ -85,34 +80,44 @@ def _bot_window_preferences(table: Table, seat: int) -> list[Move]:
 
 def _meddles_in(table: Table, seat: int) -> bool:
     """Whether the bot spends a card against this fight: a person's fight (the table's bots
-    keep the people busy), or a rival's who leads or would win the game with it."""
+    keep the people busy), or a rival bot's the shrewd bots would spoil (the leader's, one for
+    the win, one that threatens this bot: bot_policy.ShrewdPolicy.meddles_in)."""
     game = table.game
     combat = game.combat
     assert combat is not None
-    fighter = combat.fighter
-    if table.seats[game.players.index(fighter)] == "person":
+    if table.seats[game.players.index(combat.fighter)] == "person":
         return True
-    gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
-    top = max(p.level for p in game.players if p is not fighter)
-    return fighter.level + gained >= WINNING_LEVEL or fighter.level > top
+    return SHREWD.meddles_in(game, game.players[seat], combat)
 
 
 def _interference(table: Table, seat: int) -> Move | None:
-    """The bot's cheapest card against the monsters that makes the fighter's side lose."""
-    player = table.game.players[seat]
-    monsters = {m.name for m in table.game.combat.monsters} if table.game.combat else set()
-    # A monster enhancer's bonus is its `strength`; a one-shot's its `bonus`.
-    bonuses = {c.uid: c.card.__dict__.get("strength") or c.bonus for c in player.hand}
+    """The bot's cheapest card against the monsters that makes the fighter's side lose, among
+    those the shrewd bots spend on such a fight (bot_policy.ShrewdPolicy.allowed_spoilers: a
+    monster enhancer always, a one-shot only against a fighter near the win)."""
+    game = table.game
+    player = game.players[seat]
+    combat = game.combat
+    if combat is None:
+        return None
+    monsters = {m.name for m in combat.monsters}
+    threat = max(1, SHREWD.threat(game, player, combat))
+    allowed = {card.uid: added for added, (card, _) in SHREWD.allowed_spoilers(player, threat)}
     tries = sorted(
-        (m for m in candidates(table, seat) if "play" in m and m.get("on") in monsters),
-        key=lambda m: (bonuses.get(m["play"], 0), m["play"]),
+        (
+            m
+            for m in candidates(table, seat)
+            if "play" in m and m.get("on") in monsters and m["play"] in allowed
+        ),
+        key=lambda m: (allowed[m["play"]], m["play"]),
     )
     for move in tries:
         trial = copy_table(table)
         try:
-            apply_in_place(trial, seat, move)
+            apply_in_place(trial, seat, move, guarded=False)
         except RuleViolation:
             continue
+        except ChoiceNeeded:
+            continue  # it would ask a person first: not a card that turns the fight now
         combat = trial.game.combat
         if combat is not None and not side_is_winning(trial.game, combat):
             return move
@@ -163,11 +168,16 @@ def _bot_preferences(table: Table, player: Player) -> list[Move]:
     if table.asked is not None:
         combat = game.combat
         assert combat is not None
-        gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
-        # A rival will not help a fight that could win the game for the fighter.
-        if combat.fighter.level + gained >= WINNING_LEVEL and not game.options.shared_victory:
-            return [{"refuse_help": True}]
-        return [{"help": True}]
+        # As the shrewd bots answer: never a fight it played against, for the win, or of the
+        # leader; else for Treasures worth the fighter's Levels.
+        helps = SHREWD.wants_to_help(
+            game,
+            player,
+            combat.fighter,
+            table.asked[1],
+            played_against=game.players.index(player) in table.interfered,
+        )
+        return [{"help": True}] if helps else [{"refuse_help": True}]
     combat = game.combat
     if combat is not None:
         return _bot_fight_preferences(game, combat, player) if player is combat.fighter else []
@@ -177,38 +187,54 @@ def _bot_preferences(table: Table, player: Player) -> list[Move]:
 
 
 def _bot_fight_preferences(game: Game, combat: Combat, player: Player) -> list[Move]:
-    """The fighter's: one-shots for its side and requests for help while losing, then the fight."""
+    """The fighter's, as the shrewd bots fight: while losing, the enhancers that weaken its
+    monsters, one-shots for its side, requests for help (each rival asked once, for the fewest
+    Treasures a shrewd bot would accept), a card that takes a monster away or escapes; then
+    the fight."""
     wanted: list[Move] = []
-    ours, theirs = side_strength(game, combat), monsters_strength(game, combat)
     if not side_is_winning(game, combat):
+        wanted += [_as_move(play) for play in SHREWD.weakening(game, combat, player)]
         for card in sorted(player.hand, key=lambda c: -c.bonus):
             if isinstance(card.card, OneShotCard) and (card.card.bonus or 0) > 0:
                 wanted.append({"play": card.uid})
         if combat.helper is None:
-            gap = theirs - ours
-            gained = sum(levels_for_kill(m.monster) for m in combat.monsters)
-            treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
-            for other in sorted(
-                (p for p in game.others(player) if not p.dead),
-                key=lambda p: -side_member_strength(game, combat, p),
-            ):
-                if side_member_strength(game, combat, other) < gap:
-                    break
-                if player.level + gained >= WINNING_LEVEL:
-                    break
-                wanted.append(
-                    {
-                        "ask_for_help": other.name,
-                        "treasures": min(treasures, max(1, treasures // 2)),
-                    }
-                )
+            wanted += _help_requests(game, combat)
+        wanted += [_as_move(play) for play in SHREWD.last_resort(game, combat, player)]
     wanted.append({"resolve": True})
     return wanted
 
 
+def _help_requests(game: Game, combat: Combat) -> list[Move]:
+    """The shrewd fighter's requests for help, one a rival: the fewest Treasures a shrewd bot
+    would accept, else half the Treasure (a person may take it)."""
+    treasures = sum(m.monster.treasures or 0 for m in combat.monsters)
+    shares: dict[str, list[int]] = {}
+    for helper, share in SHREWD.help_requests(game, combat):
+        shares.setdefault(helper.name, [])
+        if SHREWD.wants_to_help(game, helper, combat.fighter, share):
+            shares[helper.name].append(share)
+    half = max(1, treasures // 2)
+    return [
+        {"ask_for_help": name, "treasures": min(treasures, accepted[0] if accepted else half)}
+        for name, accepted in shares.items()
+    ]
+
+
+def _as_move(play: Play) -> Move:
+    """A policy's card play as a table move."""
+    move: Move = {"play": play.card.uid}
+    if play.monster is not None:
+        move["on"] = play.monster
+    elif play.player is not None:
+        move["on"] = play.player.name
+    if play.with_card is not None:
+        move["with"] = play.with_card.uid
+    return move
+
+
 def _bot_turn_preferences(game: Game, player: Player) -> list[Move]:
-    """The active player's, outside combat: cards in play, gear, a sale, a curse on the leader,
-    then the turn's next step."""
+    """The active player's, outside combat: cards in play, gear, a sale and curses as the
+    shrewd bots choose them, then the turn's next step (trouble looked for as they would)."""
     wanted: list[Move] = []
     for card in player.hand:
         ways = arrangements(card.card)
@@ -224,18 +250,14 @@ def _bot_turn_preferences(game: Game, player: Player) -> list[Move]:
     for item in sorted(player.carried, key=lambda c: -item_bonus(c.card)):
         if is_item(item.card) and item_bonus(item.card) > 0:
             wanted.append({"equip": item.uid})
-    sale = cheapest_sale(player)
-    if sale and player.level + sum(sale_price(c.card) for c in sale) // 1000 < WINNING_LEVEL:
+    sale = SHREWD.sale(game, player)
+    if sale:
         wanted.append({"sell": [c.uid for c in sale]})
-    target = leader(game, player)
-    if target is not None and target.level >= player.level:
-        for card in player.hand:
-            if isinstance(card.card, CurseCard):
-                wanted.append({"play": card.uid, "on": target.name})
+    wanted += [_as_move(play) for play in SHREWD.curses(game, player)]
     if game.phase == "start":
         wanted.append({"kick_door": True})
     elif game.phase == "kicked" and not game.fought_this_turn:
-        monster = beatable_monster(game, player)
+        monster = SHREWD.trouble(game, player, beatable_monster(game, player))
         if monster is not None:
             wanted.append({"look_for_trouble": monster.uid})
         wanted.append({"loot_room": True})

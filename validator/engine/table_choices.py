@@ -64,6 +64,8 @@ class ChoiceNeeded(Exception):
     def __init__(self, question: Question) -> None:
         super().__init__(question.text)
         self.question = question
+        # The move waiting for the answer, set by the table that made it.
+        self.pending: Any = None
 
 
 Answer = tuple[int, ...]

@@ -13,7 +13,7 @@ from validator.engine.strength import (
     side_strength,
 )
 from validator.engine.table import Table, seats_to_move
-from validator.engine.table_moves import Move
+from validator.engine.table_moves import Move, treasures_words
 
 
 def _card_json(card: CardInstance) -> dict[str, Any]:
@@ -162,8 +162,8 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
     if "join" in move:
         return f"Send {name(move['join'])} into the fight (it joins one of its kind)"
     if "ask_for_help" in move:
-        return (
-            f"Ask {move['ask_for_help']} for help, offering {move.get('treasures', 0)} Treasure(s)"
+        return f"Ask {move['ask_for_help']} for help, offering " + treasures_words(
+            move.get("treasures", 0)
         )
     if "resolve" in move:
         combat = game.combat

@@ -73,6 +73,11 @@ _ARGUMENTS: dict[str, frozenset[str]] = {
 MAX_LIST = 60  # cards named by one move (sell, discard): a hand never holds more
 
 
+def treasures_words(count: int) -> str:
+    """'1 Treasure', '2 Treasures': as players say it."""
+    return f"{count} Treasure" if count == 1 else f"{count} Treasures"
+
+
 class MoveError(RuleViolation):
     """A move that is not a move: unknown verb, wrong shape, a card the seat does not hold."""
 

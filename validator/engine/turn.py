@@ -14,8 +14,13 @@ from validator.engine.badstuff import (
     detach_item,
     discard_character,
     receive_drawn,
+    steal_level,
     take_card,
+    take_card_or_character,
 )
+
+# The mutation tests name each mutant by the text it changes: the calls keep their old names.
+from validator.engine.badstuff import from_hand_or_table as _from_hand_or_table
 from validator.engine.cards import (
     CHARACTER_KINDS,
     AddMonster,
@@ -27,7 +32,6 @@ from validator.engine.cards import (
     CurseCard,
     CurseImmunity,
     DoubleStrength,
-    DrawTreasures,
     ExtraCharacterCard,
     GainLevels,
     KillMonster,
@@ -50,7 +54,10 @@ from validator.engine.combat_specials import (
     monster_named,
     start_combat,
 )
+from validator.engine.combat_specials import names_match as _names_match
+from validator.engine.combat_specials import send_monsters_away as _send_monsters_away
 from validator.engine.legality import checks_passed
+from validator.engine.narration import charity_lines, no_effect, sale_line
 from validator.engine.state import (
     WINNING_LEVEL,
     CardInstance,
@@ -72,6 +79,7 @@ from validator.engine.state import (
     require_combat,
 )
 from validator.engine.strength import holds, side_is_winning, usable_by
+from validator.engine.words import listed
 
 JOINING_TAGS = ("undead", "shark", "in-black")
 HANDS = {"one_hand": 1, "two_hands": 2}
@@ -84,6 +92,7 @@ SINGLE_SLOTS = ("headgear", "armor", "footgear", "vehicle")
 def begin_turn(game: Game) -> None:
     """Start the active player's turn: the dead come back, a fresh character draws its cards."""
     player = game.active_player
+    game.note(f"Turn {game.turn_number}: {player.name}'s turn (Level {player.level})")
     for p in game.players:
         p.dead = False
     if player.needs_fresh_start:
@@ -92,6 +101,7 @@ def begin_turn(game: Game) -> None:
             for _ in range(4):
                 if game.can_draw(deck):
                     receive_drawn(game, player, game.draw(deck))
+        game.note(f"{player.name} starts afresh and draws a new hand face down")
     player.double_sale_used = False
     player.draw_from_discard = False
     player.pending_discards = []
@@ -99,6 +109,7 @@ def begin_turn(game: Game) -> None:
     game.fought_this_turn = False
     game.loot_after_transfer = False
     if game.options.faster_play and game.can_draw("door"):
+        game.note(f"{player.name} listens at the door and draws a face-down Door card")
         receive_drawn(game, player, game.draw("door"))  # Listen at the Door, face down
 
 
@@ -168,6 +179,7 @@ def loot_room(game: Game, player: Player) -> CardInstance:
         raise RuleViolation(f"no card to draw: the {deck} deck and its discards are empty")
     checks_passed(game)
     card = game.draw(deck)
+    game.note(f"{player.name} loots the room and draws a face-down {deck.title()} card")
     receive_drawn(game, player, card)
     game.phase = "after_door"
     return card
@@ -198,9 +210,11 @@ def charity(game: Game, player: Player) -> None:
         remove_from(player.hand, card)
     if player.level == lowest or not receivers:
         game.discard_all(gifts)
+        game.note(f"{player.name} discards {listed(c.name for c in gifts)}: too many cards")
         return
     for index, card in enumerate(gifts):
         receivers[index % len(receivers)].hand.append(card)
+    game.note(*charity_lines(player, receivers, len(gifts)))
 
 
 # -- items ------------------------------------------------------------------------
@@ -432,23 +446,12 @@ def sell(game: Game, player: Player, cards: Sequence[CardInstance]) -> int:
         take_card(game, player, card)
         game.discard(card)
     player.double_sale_used = player.double_sale_used or doubled
+    game.note(sale_line(player, cards, [ship_gold(player, c) for c in cards], total, doubled))
     change_level(game, player, levels)
     return levels
 
 
 # -- playing cards ------------------------------------------------------------------------
-
-
-def _from_hand_or_table(game: Game, player: Player, card: CardInstance) -> None:
-    """The card played leaves the hand or the table, its play checked (a one-shot's, a Ring's)."""
-    checks_passed(game)
-    if card in player.hand:
-        remove_from(player.hand, card)
-    elif card in player.carried or card in player.equipped:
-        # Off the table as any item leaves it: what hangs on it (Cheat!) goes too.
-        detach_item(game, player, card)
-    else:
-        raise RuleViolation(f"{player.name} has no {card.name}")
 
 
 def play(
@@ -499,6 +502,7 @@ def play(
                 take_card(game, player, old)
                 game.discard(old)
         player.followers.append(card)
+        game.note(f"{player.name} puts {card.name} in play")
     elif is_monster(definition):
         look_for_trouble(game, player, card)
     else:
@@ -549,7 +553,8 @@ def apply_curse(game: Game, card: CardInstance, target: Player) -> None:
     game.note(f"{card.name} hits {target.name}")
     outcomes = [e for e in definition.effects if isinstance(e, OutcomeBase)]
     lasting = [e for e in definition.effects if not isinstance(e, OutcomeBase)]
-    apply_outcomes(game, target, outcomes, source=card.name)
+    acted = apply_outcomes(game, target, outcomes, source=card.name)
+    game.note(*no_effect(card.name, target, acted or not outcomes))
     next_combat = any(
         getattr(e, "duration", None) == "next_combat" or isinstance(e, OnlySlotBonuses)
         for e in lasting
@@ -559,15 +564,6 @@ def apply_curse(game: Game, card: CardInstance, target: Player) -> None:
     elif lasting and definition.persistent:
         target.curses.append(card)
     else:
-        game.discard(card)
-
-
-def take_card_or_character(game: Game, player: Player, card: CardInstance) -> None:
-    """Discard a card the player has in play, whatever kind of place it is in."""
-    if card in player.character:
-        discard_character(game, player, card)
-    else:
-        take_card(game, player, card)
         game.discard(card)
 
 
@@ -611,6 +607,9 @@ def _play_level(game: Game, player: Player, card: CardInstance, target: Player) 
         raise RuleViolation(f"{target.name} is dead and cannot go up a level")
     checks_passed(game)
     remove_from(player.hand, card)
+    game.note(
+        f"{player.name} plays {card.name}" + (f" on {target.name}" if target is not player else "")
+    )
     others = [e for e in definition.effects if not isinstance(e, GainLevels)]
     apply_outcomes(game, player, others, source=card.name)
     change_level(game, target, gain)
@@ -763,11 +762,6 @@ def _curse_to_cancel(game: Game, player: Player, effect: CancelCurse, target: Pl
         raise RuleViolation(f"{target.name} has no curse in play to cancel")
 
 
-def _names_match(condition: object, monster: MonsterInPlay) -> bool:
-    name = getattr(condition, "monster", None)
-    return name is None or monster.monster.name.casefold() == str(name).casefold()
-
-
 def _cancel_curse(game: Game, player: Player, card: CardInstance | None, target: Player) -> None:
     lasting = target.curses + target.next_combat
     if not lasting:
@@ -872,8 +866,7 @@ def _play_other(
                 raise RuleViolation(f"{card.name} needs another player above Level 1 to steal from")
             checks_passed(game)
             remove_from(player.hand, card)
-            change_level(game, target_player, -1)
-            change_level(game, player, 1)
+            steal_level(game, player, target_player, card)
         else:
             checks_passed(game)
             remove_from(player.hand, card)
@@ -881,20 +874,6 @@ def _play_other(
         game.discard(card)
         return
     raise RuleViolation(f"{card.name} cannot be played now")
-
-
-def _send_monsters_away(game: Game, combat: Combat, card: CardInstance) -> None:
-    """A card that sends every monster away (played from the hand): each leaves with its
-    Treasure or not as the card says, and the Treasure it draws goes to the fighter."""
-    combat.spent.append(card)
-    fighter = combat.fighter
-    for effect in card.card.effects:
-        if isinstance(effect, RemoveMonster):
-            for victim in list(combat.monsters):
-                remove_monster(game, combat, victim, treasures=effect.treasures)
-        elif isinstance(effect, DrawTreasures):
-            apply_outcomes(game, fighter, [effect], source=card.name)
-    end_if_empty(game, combat)
 
 
 def add_monster(game: Game, combat: Combat, monster: CardInstance) -> None:
@@ -991,6 +970,7 @@ def sacrifice(
     checks_passed(game)
     remove_from(player.followers, follower)
     game.discard(follower)
+    game.note(f"{player.name} sacrifices {follower.name} to escape")
     combat.sacrificed.add(player.name)
     if player is combat.fighter and combat.helper is not None and helper_escapes:
         combat.sacrificed.add(combat.helper.name)
