@@ -42,6 +42,9 @@ ORDER = {
     "choose_option": 0,
     "resolve": 0,
     "ask_for_help": 1,
+    "accept_help": 0,
+    "decline_help": 1,
+    "offer_help": 8,
     "kick_door": 0,
     "look_for_trouble": 1,
     "loot_room": 2,
@@ -235,13 +238,38 @@ def describe(move: dict[str, Any], text: str, words: TableWords) -> tuple[str, s
     if "ask_for_help" in move:
         treasures = plural(int(move.get("treasures", 0)), "Treasure")
         return "fight", f"Ask {move['ask_for_help']} for help, offering {treasures}"
-    if "choose" in move or "choose_option" in move:
+    if "offer_help" in move:
+        treasures = plural(int(move["offer_help"]), "Treasure")
+        fighter = f" {words.fighter}" if words.fighter else ""
+        return "answer", f"Offer to help{fighter} for {treasures}"
+    if "choose" in move or "choose_option" in move or "accept_help" in move:
+        return "answer", text
+    if "decline_help" in move:
         return "answer", text
     return "cards", text
 
 
 def _verb(move: dict[str, Any]) -> str:
     return next(iter(move), "")
+
+
+def offer_form(moves: list[dict[str, Any]], words: TableWords) -> MoveForm:
+    """A rival's offer to help the fighter, for a number of the monsters' Treasures."""
+    offers = sorted({int(move["offer_help"]) for move in moves})
+    most = offers[-1]
+    fighter = words.fighter or "the fighter"
+    return MoveForm(
+        kind="offer",
+        name="offer",
+        legend=f"Offer to help {fighter}",
+        submit="Offer to help",
+        template=move_json({"offer_help": 0}),
+        most=most,
+        value=0,
+        hint=f"Ask for 0 to {plural(most, 'Treasure')} of the monsters' for your help; "
+        f"{fighter} accepts or turns it down.",
+        order=ORDER["offer_help"],
+    )
 
 
 def help_form(moves: list[dict[str, Any]], words: TableWords) -> MoveForm:
@@ -337,7 +365,14 @@ def radio_form(moves: list[dict[str, Any]], words: TableWords, verb: str) -> Mov
         name=verb,
         legend="Charity: give a card away (too many in your hand)",
         submit="Give it away",
-        options=[Option(move_json(m), words.name(m[verb]), words.card(m[verb])) for m in moves],
+        options=[
+            Option(
+                move_json(m),
+                words.name(m[verb]) + (f" to {m['to']}" if "to" in m else ""),
+                words.card(m[verb]),
+            )
+            for m in moves
+        ],
         order=ORDER.get(verb, 5),
     )
 
@@ -429,7 +464,7 @@ def group_moves(moves: list[dict[str, Any]], state: dict[str, Any], seat: int) -
     for entry in moves:
         move = entry["move"]
         verb = _verb(move)
-        if verb in ("ask_for_help", "sell", "charity", "give"):
+        if verb in ("ask_for_help", "sell", "charity", "give", "offer_help"):
             together.setdefault(verb, []).append(move)
             continue
         if verb == "use":
@@ -443,6 +478,8 @@ def group_moves(moves: list[dict[str, Any]], state: dict[str, Any], seat: int) -
     for key, gathered in together.items():
         if key == "ask_for_help":
             items["fight"].append(help_form(gathered, words))
+        elif key == "offer_help":
+            items["answer"].append(offer_form(gathered, words))
         elif key == "sell":
             items["turn"].append(sell_form(gathered, words))
         elif key == "charity":

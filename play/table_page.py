@@ -96,6 +96,26 @@ def help_request(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
     }
 
 
+def help_offer(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """An offer of help waiting for the fighter's answer, as this seat reads it: who offers,
+    for how many Treasures, and the fight's strengths with the helper and without."""
+    offered = state.get("offered")
+    combat = state.get("combat") or {}
+    if not isinstance(offered, dict):
+        return None
+    names = _names(state)
+    treasures = offered.get("treasures")
+    return {
+        "mine": combat.get("fighter") == seat,
+        "helper": _name(names, offered.get("seat")) or "A player",
+        "fighter": _name(names, combat.get("fighter")) or "the fighter",
+        "treasures": plural(treasures, "Treasure") if isinstance(treasures, int) else "",
+        "with_helper": offered.get("with_helper"),
+        "without": offered.get("without_helper"),
+        "against": offered.get("monsters"),
+    }
+
+
 def fight_window(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
     """A pause before a fight is resolved, when seats may play into it or pass."""
     window = state.get("window")

@@ -240,6 +240,7 @@ def _table_context(
         "fight": table_page.fight_summary(state, acting),
         "asked": table_page.help_request(state, acting),
         "window": table_page.fight_window(state, acting),
+        "offer": table_page.help_offer(state, acting),
         "choice": moves_display.my_choice(state, acting),
         "others": [(i, names[i]) for i in people if i != acting] if game.hot_seat else [],
         "page_url": request.path + "?" + query.urlencode(),
@@ -294,11 +295,14 @@ def compose_move(data: QueryDict) -> Any:
         raise RuleViolation("pick: the form names no list to fill (pick_into)")
     if "treasures" in data:
         treasures = data.get("treasures", "").strip()
-        if not isinstance(move, dict) or "ask_for_help" not in move:
-            raise RuleViolation("treasures: only with a request for help")
+        if not isinstance(move, dict) or not {"ask_for_help", "offer_help"} & set(move):
+            raise RuleViolation("treasures: only with a request or an offer of help")
         if not _TREASURES.fullmatch(treasures) or int(treasures) > 20:
             raise RuleViolation("treasures: a whole number of Treasures from 0 to 20")
-        move["treasures"] = int(treasures)
+        if "offer_help" in move:
+            move["offer_help"] = int(treasures)
+        else:
+            move["treasures"] = int(treasures)
     return move
 
 

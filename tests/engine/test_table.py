@@ -221,10 +221,19 @@ def test_a_game_saved_as_a_scenario_replays_to_the_same_end(
     assert dealt + len(document["deck"]["door"]) + len(document["deck"]["treasure"]) == sum(
         definition.copies or 1 for _, definition in core_library.cards() if definition.deck
     )
-    # No step: a question for help and its answer, a pass, an answer to a question, and a
-    # `resolve` that gave the others their chance to answer; a step `resolve` where a fight
-    # resolved instead.
-    silent = {"ask_for_help", "refuse_help", "pass", "choose", "choose_option", "resolve"}
+    # No step: a question for help and its refusal, an offer of help and its refusal, a
+    # pass, an answer to a question, and a `resolve` that gave the others their chance to
+    # answer; a step `resolve` where a fight resolved instead (an accepted offer is a `help`).
+    silent = {
+        "ask_for_help",
+        "refuse_help",
+        "pass",
+        "choose",
+        "choose_option",
+        "resolve",
+        "offer_help",
+        "decline_help",
+    }
     quiet = sum(bool(silent & set(m)) for _, m in table.log)
     assert len(document["steps"]) == len(table.log) - quiet + len(table.resolved_at)
     result = run_scenario(parse_scenario(document), library=core_library)
@@ -377,9 +386,10 @@ def test_trading_treasures_after_an_extra_big_item_was_passed_on(
     to another player (the rulebook: who cannot carry a Big item gives it away), and the
     engine then tried to discard that item too. The game now plays on to its end."""
     seats = ["person", "person", "bot"]
-    # Seed 116 found it; since fights wait for the others' answers and people choose what
-    # they lose, and the table's bots play as the shrewd bots do, seed 165 plays the same trade.
-    table = play_randomly(new_table(cards(core_library), seats=seats, seed=165), random.Random(165))
+    # Seed 116 found it. Random play follows the moves the table offers, so a new kind of
+    # move (an answer, an offer of help) changes which seed plays this trade: seed 109 now
+    # (found by searching seeds for the line below).
+    table = play_randomly(new_table(cards(core_library), seats=seats, seed=109), random.Random(109))
     assert table.over and table.winners
     assert any("gives the extra Big item" in line for line in table.game.log)
 

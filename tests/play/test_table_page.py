@@ -248,7 +248,7 @@ def test_an_ability_that_discards_picks_its_cards(
         ({"move": '{"ask_for_help": "P2"}', "treasures": "1.5"}, "a whole number of Treasures"),
         ({"move": '{"ask_for_help": "P2"}', "treasures": "21"}, "from 0 to 20"),
         ({"move": '{"ask_for_help": "P2"}', "treasures": "-1"}, "from 0 to 20"),
-        ({"move": '{"kick_door": true}', "treasures": "1"}, "only with a request for help"),
+        ({"move": '{"kick_door": true}', "treasures": "1"}, "or an offer of help"),
         ({"move": '{"sell": []}', "pick_into": "sell"}, "Refused: sell"),
     ],
 )
@@ -437,3 +437,26 @@ def test_a_hot_seat_fragment_says_when_the_cover_is_due(
     covered = Client().get(link(game, 0) + "&as=1&fragment=1")
     assert covered.status_code == 204 and covered.content == b""
     assert "Pass the device to P2" in Client().get(link(game, 0) + "&as=1").content.decode()
+
+
+def test_a_rival_offers_help_on_the_page_and_the_fighter_sees_with_whom_it_wins(
+    fight: dict[str, Any],
+) -> None:
+    other = html.unescape(Client().get(link(fight, 1)).content.decode())
+    assert 'data-testid="form-offer"' in region(other, "moves")
+    assert "Offer to help P1" in other
+    # The form's number fills the offer: 2 Treasures are more than the monster gives.
+    refused = post(Client(), fight, 1, {"move": '{"offer_help": 0}', "treasures": "99"})
+    assert "a whole number of Treasures from 0 to 20" in refused
+    assert not any("offer_help" in m for _, m in stored(fight))
+    page = post(Client(), fight, 1, {"move": '{"offer_help": 0}', "treasures": "0"})
+    assert "P2 offers to help P1 for 0 Treasures; waiting for the answer." in page
+    fighter = html.unescape(Client().get(link(fight, 0)).content.decode())
+    panel = region(fighter, "fight")
+    assert "P2 offers to help you" in panel
+    # Both Level 1 with nothing in play: 2 with P2, 1 alone.
+    assert "With P2: <strong>2</strong>" in panel and "Alone: 1 against" in panel
+    assert "Accept P2's help (0 Treasures)" in fighter and "Turn down P2's help" in fighter
+    post(Client(), fight, 0, {"move": '{"accept_help": true}'})
+    assert stored(fight)[-1] == [0, {"accept_help": True}]
+    assert "P2 helps" in html.unescape(Client().get(link(fight, 0)).content.decode())

@@ -95,8 +95,12 @@ class Table:
     game: Game = field(init=False, repr=False)
     # A request for help waiting for its answer: (the asked seat, the Treasures offered).
     asked: tuple[int, int] | None = None
-    # Seats already asked in the current combat (each is asked once, so asking cannot loop).
+    # Seats already asked in the current combat (each is asked once, so asking cannot loop);
+    # a seat that offered its help counts as asked.
     asked_before: set[int] = field(default_factory=set)
+    # An offer of help waiting for the fighter's answer: (the offering seat, the Treasures
+    # it wants).
+    offered: tuple[int, int] | None = None
     # Seats outside the fight that have played a card against the current one (a bot does so
     # once a fight: interfering). Derived from the log's moves, so a replay rebuilds it.
     interfered: set[int] = field(default_factory=set)
@@ -212,6 +216,7 @@ def copy_table(table: Table) -> Table:
         log=list(table.log),
         asked=table.asked,
         asked_before=set(table.asked_before),
+        offered=table.offered,
         interfered=set(table.interfered),
         window=table.window,
         pending=table.pending,
@@ -277,6 +282,8 @@ def seats_to_move(table: Table) -> list[int]:
         return [table.pending.question.seat]
     if table.window is not None:
         return list(table.window)
+    if table.offered is not None and table.game.combat is not None:
+        return [table.game.players.index(table.game.combat.fighter)]
     if table.asked is not None:
         return [table.asked[0]]
     game = table.game
@@ -325,6 +332,14 @@ def _permitted(table: Table, seat: int, move: Move) -> str:
         return verb
     if verb == "pass":
         raise RuleViolation("pass: only before a fight resolves, when it is your chance to answer")
+    if table.offered is not None:
+        fighter = game.combat.fighter if game.combat is not None else None
+        offering = game.players[table.offered[0]].name
+        if verb not in _OFFER_ANSWERS or player is not fighter:
+            raise RuleViolation(f"{offering} offered to help: the fighter answers first")
+        return verb
+    if verb in _OFFER_ANSWERS:
+        raise RuleViolation(f"no one offered to help {player.name}")
     if table.asked is not None:
         asked = table.asked[0]
         if verb not in ("help", "refuse_help") or seat != asked:
@@ -397,8 +412,24 @@ def candidates(table: Table, seat: int) -> list[Move]:
     if table.window is not None:
         if seat not in table.window:
             return []
-        return [{"pass": True}, *(m for m in found if set(m) & _PLAY_VERBS)]
-    return found
+        plays = [m for m in found if set(m) & _PLAY_VERBS]
+        return [{"pass": True}, *plays, *_offers(table, seat)]
+    if table.offered is not None:
+        return [{"accept_help": True}, {"decline_help": True}]
+    return [*found, *_offers(table, seat)]
+
+
+def _offers(table: Table, seat: int) -> list[Move]:
+    """A rival's offers to help the fighter: for nothing, half or all of the monsters'
+    Treasures (any number up to them is accepted)."""
+    game = table.game
+    combat = game.combat
+    if combat is None or combat.helper is not None or seat in table.asked_before:
+        return []
+    if game.players[seat] is combat.fighter:
+        return []
+    offered = sum(m.monster.treasures or 0 for m in combat.monsters)
+    return [{"offer_help": n} for n in sorted({0, max(1, offered // 2), offered})]
 
 
 def _cheap_moves(move: Move) -> bool:
@@ -408,11 +439,25 @@ def _cheap_moves(move: Move) -> bool:
 
 # The verbs of the turn's own steps, and of a fight's; the others name a card of the player's.
 _TURN_VERBS = frozenset({"kick_door", "look_for_trouble", "loot_room", "charity", "end_turn"})
-_COMBAT_VERBS = frozenset({"help", "refuse_help", "resolve", "pass", "decline", "bribe", "chase"})
+_COMBAT_VERBS = frozenset(
+    {
+        "help",
+        "refuse_help",
+        "resolve",
+        "pass",
+        "decline",
+        "bribe",
+        "chase",
+        "offer_help",
+        "accept_help",
+        "decline_help",
+    }
+)
+_OFFER_ANSWERS = frozenset({"accept_help", "decline_help"})
 # What a seat may do in a reaction window: play into the fight (or anything a card allows
 # now, a curse included), or pass.
 _PLAY_VERBS = frozenset({"play", "use", "join"})
-_WINDOW_VERBS = _PLAY_VERBS | {"pass"}
+_WINDOW_VERBS = _PLAY_VERBS | {"pass", "offer_help"}
 
 
 def apply_in_place(table: Table, seat: int, move: Move, *, guarded: bool = True) -> None:
@@ -491,6 +536,7 @@ def _perform(table: Table, seat: int, move: Move) -> None:
         table.asked_before = set()
         table.interfered = set()
         table.window = None
+        table.offered = None
     elif combat_before is not None and "play" in move and player not in combat_before.side:
         table.interfered.add(seat)
     if window_before is not None and verb != "pass" and game.combat is not None:
@@ -583,7 +629,8 @@ def _apply_turn_step(game: Game, player: Player, verb: str, move: Move) -> None:
     elif verb == "loot_room":
         turn.loot_room(game, player)
     elif verb == "charity":
-        give_charity(game, player, held_card(player, move["charity"], "hand"))
+        to = named_player(game, move["to"]) if "to" in move else None
+        give_charity(game, player, held_card(player, move["charity"], "hand"), to)
     elif verb == "end_turn":
         turn.end_turn(game)
 
@@ -604,6 +651,18 @@ def _apply_in_combat(table: Table, player: Player, verb: str, move: Move) -> Non
         _resolve_or_open_window(table, player)
     elif verb == "pass":
         _pass(table, player)
+    elif verb == "offer_help":
+        _offer(table, player, move["offer_help"])
+    elif verb == "accept_help":
+        assert table.offered is not None
+        helper = game.players[table.offered[0]]
+        offer_help(game, helper, treasures=table.offered[1])
+        table.offered = None
+    elif verb == "decline_help":
+        assert table.offered is not None
+        checks_passed(game)
+        game.note(f"{player.name} turns down {game.players[table.offered[0]].name}'s help")
+        table.offered = None
     elif verb == "decline":
         combat_specials.decline(game, player, named_monster(game, move["decline"]))
     elif verb == "bribe":
@@ -660,6 +719,37 @@ def _apply_card_move(game: Game, player: Player, verb: str, move: Move) -> None:
         )
     elif verb == "join":
         turn.join_monster(game, player, held_card(player, move["join"], "hand"))
+
+
+def _offer(table: Table, player: Player, treasures: int) -> None:
+    """A rival offers to help the fighter for `treasures`; the fighter answers next."""
+    game = table.game
+    combat = game.combat
+    if combat is None:
+        raise RuleViolation("offering help: only during a combat")
+    seat = game.players.index(player)
+    if player is combat.fighter:
+        raise RuleViolation("the fighter cannot help themselves")
+    if combat.helper is not None:
+        raise RuleViolation(f"{combat.helper.name} already helps")
+    if player.dead:
+        raise RuleViolation(f"{player.name} is dead and cannot help")
+    if seat in table.asked_before:
+        raise RuleViolation(f"{player.name} was already asked or offered to help in this combat")
+    monsters = sum(m.monster.treasures or 0 for m in combat.monsters)
+    if treasures > monsters:
+        raise RuleViolation(
+            f"the monsters give {treasures_words(monsters)}: {treasures} cannot be asked"
+        )
+    reason = refusal(game, offer_help, game, player, treasures=treasures)
+    if reason is not None:
+        raise RuleViolation(reason)
+    checks_passed(game)
+    table.offered = (seat, treasures)
+    table.asked_before.add(seat)
+    game.note(
+        f"{player.name} offers to help {combat.fighter.name} for {treasures_words(treasures)}"
+    )
 
 
 def _ask(table: Table, player: Player, move: Move) -> None:

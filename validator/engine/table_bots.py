@@ -21,7 +21,10 @@ from validator.engine.state import (
     item_bonus,
 )
 from validator.engine.strength import (
+    monsters_strength,
     side_is_winning,
+    side_member_strength,
+    side_strength,
 )
 from validator.engine.table import (
     Table,
@@ -76,6 +79,19 @@ def _bot_window_preferences(table: Table, seat: int) -> list[Move]:
         if turned is not None:
             return [turned, {"pass": True}]
     return [{"pass": True}]
+
+
+def _bot_offer_answer(table: Table) -> list[Move]:
+    """A bot fighter takes an offer of help only when it is losing and the helper would turn
+    the fight."""
+    game = table.game
+    combat = game.combat
+    assert combat is not None and table.offered is not None
+    helper = game.players[table.offered[0]]
+    ours = side_strength(game, combat) + side_member_strength(game, combat, helper)
+    if not side_is_winning(game, combat) and ours > monsters_strength(game, combat):
+        return [{"accept_help": True}]
+    return [{"decline_help": True}]
 
 
 def _meddles_in(table: Table, seat: int) -> bool:
@@ -165,6 +181,8 @@ def _bot_preferences(table: Table, player: Player) -> list[Move]:
     seat = game.players.index(player)
     if table.window is not None and seat in table.window:
         return _bot_window_preferences(table, seat)
+    if table.offered is not None:
+        return _bot_offer_answer(table)
     if table.asked is not None:
         combat = game.combat
         assert combat is not None

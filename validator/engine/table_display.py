@@ -76,6 +76,7 @@ def table_view(table: Table, seat: int | None) -> dict[str, Any]:
             else None
         ),
         "choice": _choice_view(table),
+        "offered": _offered_view(table),
         "players": players,
         "hand": [_card_json(c) for c in game.players[seat].hand] if seat is not None else None,
         "decks": {
@@ -115,6 +116,24 @@ def _asked_view(table: Table) -> dict[str, Any] | None:
         "monsters_names": [m.name for m in combat.monsters],
         "without_you": side_strength(game, combat),
         "with_you": side_strength(game, combat) + side_member_strength(game, combat, helper),
+        "monsters": monsters_strength(game, combat),
+    }
+
+
+def _offered_view(table: Table) -> dict[str, Any] | None:
+    """An offer of help waiting for the fighter: who offers, for how many Treasures, and the
+    fight's strengths with the helper and without."""
+    game = table.game
+    combat = game.combat
+    if table.offered is None or combat is None:
+        return None
+    seat, treasures = table.offered
+    helper = game.players[seat]
+    return {
+        "seat": seat,
+        "treasures": treasures,
+        "without_helper": side_strength(game, combat),
+        "with_helper": side_strength(game, combat) + side_member_strength(game, combat, helper),
         "monsters": monsters_strength(game, combat),
     }
 
@@ -174,12 +193,23 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
         ("look_for_trouble", "Look for trouble with"),
         ("equip", "Equip"),
         ("sacrifice", "Sacrifice"),
-        ("charity", "Give as charity"),
         ("unequip", "Unequip"),
         ("discard_card", "Discard from play:"),
     ):
         if verb in move:
             return f"{words} {name(move[verb])}"
+    if "charity" in move:
+        given = f"Give {name(move['charity'])} away as charity"
+        return given + (f" to {move['to']}" if "to" in move else "")
+    if "offer_help" in move:
+        return f"Offer to help for {treasures_words(move['offer_help'])}"
+    if "accept_help" in move or "decline_help" in move:
+        offer = table.offered
+        helper = game.players[offer[0]].name if offer is not None else "the offer"
+        wanted = treasures_words(offer[1]) if offer is not None else ""
+        if "accept_help" in move:
+            return f"Accept {helper}'s help ({wanted})"
+        return f"Turn down {helper}'s help"
     if "choose" in move:
         picked = move["choose"]
         return "Choose " + (", ".join(map(name, picked)) if picked else "nothing")

@@ -46,8 +46,14 @@ def table_scenario(table: Table, *, name: str) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
     names = [p.name for p in game.players]
     offered = 0
+    offer: tuple[str, int] | None = None  # a rival's offer of help, waiting for the answer
     for index, (seat, move) in enumerate(table.log):
         by = names[seat]
+        if "offer_help" in move:
+            offer = (by, int(move["offer_help"]))
+        if "accept_help" in move and offer is not None:
+            steps.append({"help": offer[0], "treasures": offer[1]})
+            continue
         if index in table.resolved_at:
             # The fight resolved here: the fighter's `resolve`, or the last `pass` of the
             # others' chance to answer, or the answer to a question it asked.
@@ -89,7 +95,9 @@ def table_scenario(table: Table, *, name: str) -> dict[str, Any]:
 # Moves that change nothing a scenario step reads: a `resolve` that opened the others' chance
 # to answer (the fight resolves later, at a position in `Table.resolved_at`), a pass, and the
 # answers to questions, which the runner's default chooser answers in its own way.
-_NO_STEP = frozenset({"resolve", "pass", "choose", "choose_option"})
+_NO_STEP = frozenset(
+    {"resolve", "pass", "choose", "choose_option", "offer_help", "accept_help", "decline_help"}
+)
 
 
 def _scenario_step(move: Move, by: str, ref: Any, offered: int) -> dict[str, Any] | None:

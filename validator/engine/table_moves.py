@@ -61,6 +61,9 @@ MOVE_VERBS = (
     "pass",
     "choose",
     "choose_option",
+    "offer_help",
+    "accept_help",
+    "decline_help",
 )
 # The arguments each verb takes besides its own key.
 _ARGUMENTS: dict[str, frozenset[str]] = {
@@ -68,6 +71,7 @@ _ARGUMENTS: dict[str, frozenset[str]] = {
     "use": frozenset({"ability", "discard", "on"}),
     "ask_for_help": frozenset({"treasures"}),
     "give": frozenset({"to"}),
+    "charity": frozenset({"to"}),
     "bribe": frozenset({"on"}),
 }
 MAX_LIST = 60  # cards named by one move (sell, discard): a hand never holds more
@@ -121,6 +125,9 @@ def validate_move(move: object) -> tuple[str, Move]:
     elif verb in ("decline", "chase"):
         if not isinstance(value, str) or not value or len(value) > 200:
             raise MoveError(f"{verb}: the name of a monster in the fight")
+    elif verb == "offer_help":
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 20:
+            raise MoveError("offer_help: the Treasures wanted, a whole number from 0 to 20")
     elif verb == "choose_option":
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 100:
             raise MoveError("choose_option: the number of an option, from 0")
@@ -136,6 +143,12 @@ def validate_move(move: object) -> tuple[str, Move]:
             raise MoveError("ask_for_help.treasures: a whole number of Treasures from 0 to 20")
     elif value is not True:
         raise MoveError(f'{verb}: the value is true, as in {{"{verb}": true}}')
+    if (
+        verb == "charity"
+        and "to" in move
+        and (not isinstance(move["to"], str) or len(move["to"]) > 40)
+    ):
+        raise MoveError('charity.to: name the player who receives, such as "P2"')
     if "on" in move and (not isinstance(move["on"], str) or len(move["on"]) > 200):
         raise MoveError(f"{verb}.on: the name of a player or of a monster in the fight")
     if "with" in move:
@@ -174,9 +187,25 @@ def held_card(player: Player, uid: int, where: str = "all") -> CardInstance:
     raise MoveError(f"{player.name} has no card #{uid} {place}")
 
 
-def give_charity(game: Game, player: Player, card: CardInstance) -> None:
+def charity_receivers(game: Game, player: Player) -> list[Player]:
+    """Who charity goes to: the living players of the lowest Level but the giver (none when
+    the giver is of the lowest Level: the cards are discarded)."""
+    living = [p for p in game.players if not p.dead]
+    lowest = min(p.level for p in living)
+    if player.level == lowest:
+        return []
+    return [p for p in living if p.level == lowest and p is not player]
+
+
+def give_charity(game: Game, player: Player, card: CardInstance, to: Player | None = None) -> None:
     """Give one card over the hand limit to the lowest-Level player (or discard it): the
-    table's `charity` move and the scenario step of the same name."""
+    table's `charity` move and the scenario step of the same name. `to` chooses among
+    players tied at the lowest Level (by default the first of them)."""
+    if to is not None:
+        receivers = charity_receivers(game, player)
+        if to not in receivers:
+            names = " or ".join(p.name for p in receivers) or "no one (the card is discarded)"
+            raise RuleViolation(f"charity goes to the lowest-Level player: {names}")
     checks_passed(game)
 
     class _Gift(DefaultChooser):
@@ -186,7 +215,7 @@ def give_charity(game: Game, player: Player, card: CardInstance) -> None:
     chooser = game.chooser
     game.chooser = _Gift()
     try:
-        turn.charity(game, player)
+        turn.charity(game, player, receiver=to)
     finally:
         game.chooser = chooser
     game.note(f"{player.name} gives a card away as charity")
@@ -271,7 +300,11 @@ def candidate_moves(
         moves += _fight_moves(game, combat, player, asked_before)
     if active and combat is None:
         if len(player.hand) > player.hand_limit():
-            moves += [{"charity": c.uid} for c in player.hand]
+            receivers = charity_receivers(game, player)
+            if len(receivers) > 1:  # a tie at the lowest Level: the giver chooses
+                moves += [{"charity": c.uid, "to": p.name} for c in player.hand for p in receivers]
+            else:
+                moves += [{"charity": c.uid} for c in player.hand]
         moves.append({"end_turn": True})
     return moves
 

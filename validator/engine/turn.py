@@ -197,8 +197,9 @@ def end_turn(game: Game) -> None:
     begin_turn(game)
 
 
-def charity(game: Game, player: Player) -> None:
-    """Cards over the hand limit go to the lowest-Level player(s), or are discarded by them."""
+def charity(game: Game, player: Player, receiver: Player | None = None) -> None:
+    """Cards over the hand limit go to the lowest-Level player(s), or are discarded by them;
+    `receiver`, one of those players, takes them all (the giver's choice among a tie)."""
     excess = len(player.hand) - player.hand_limit()
     if excess <= 0:
         return
@@ -206,6 +207,8 @@ def charity(game: Game, player: Player) -> None:
     living = [p for p in game.players if not p.dead]
     lowest = min(p.level for p in living)
     receivers = [p for p in living if p.level == lowest and p is not player]
+    if receiver is not None and receiver in receivers:
+        receivers = [receiver]
     for card in gifts:
         remove_from(player.hand, card)
     if player.level == lowest or not receivers:
