@@ -201,15 +201,8 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
     if "charity" in move:
         given = f"Give {name(move['charity'])} away as charity"
         return given + (f" to {move['to']}" if "to" in move else "")
-    if "offer_help" in move:
-        return f"Offer to help for {treasures_words(move['offer_help'])}"
-    if "accept_help" in move or "decline_help" in move:
-        offer = table.offered
-        helper = game.players[offer[0]].name if offer is not None else "the offer"
-        wanted = treasures_words(offer[1]) if offer is not None else ""
-        if "accept_help" in move:
-            return f"Accept {helper}'s help ({wanted})"
-        return f"Turn down {helper}'s help"
+    if {"offer_help", "accept_help", "decline_help"} & set(move):
+        return _describe_offer(table, move)
     if "choose" in move:
         picked = move["choose"]
         return "Choose " + (", ".join(map(name, picked)) if picked else "nothing")
@@ -230,3 +223,15 @@ def describe_move(table: Table, seat: int, move: Move) -> str:
         if verb in move:
             return words
     return str(move)
+
+
+def _describe_offer(table: Table, move: Move) -> str:
+    """An offer of help, and the fighter's answer to it, in words."""
+    if "offer_help" in move:
+        return f"Offer to help for {treasures_words(move['offer_help'])}"
+    offer = table.offered
+    helper = table.game.players[offer[0]].name if offer is not None else "the rival"
+    wanted = treasures_words(offer[1]) if offer is not None else "nothing agreed"
+    if "accept_help" in move:
+        return f"Accept {helper}'s help ({wanted})"
+    return f"Turn down {helper}'s help"
