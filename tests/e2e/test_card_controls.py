@@ -382,6 +382,9 @@ def test_start_from_a_template(page: Page, editor: str) -> None:
     page.set_viewport_size({"width": 360, "height": 740})
     open_editor(page, editor)
     start = page.get_by_test_id("start-from")
+    # Closed on a new card (it would push the form down a phone's screen), opened at a tap.
+    expect(start).not_to_have_attribute("open", "")
+    start.get_by_text("Start from…").click()
     start.get_by_role("link", name="A monster with a bonus against a class").click()
     controls = page.get_by_test_id("card-controls")
     expect(controls).to_have_attribute("data-ready", "true")
@@ -440,3 +443,42 @@ def test_conditions_compose_with_any_all_and_not(page: Page, editor: str) -> Non
     assert written["usable_by"] == {
         "any": [{"race": "elf"}, {"not": {"all": [{"class": "wizard"}, {"level": {"min": 5}}]}}]
     }
+
+
+def test_a_race_written_as_players_write_it_and_leaving_unsaved_asks_first(
+    page: Page, editor: str
+) -> None:
+    """Issue 38: "Elf" (or "Elves") is the race elf, with no message; a card edited and not
+    saved is not lost to a stray link: leaving asks first, saving does not."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    controls = open_editor(page, editor)
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.type)
+        dialog.dismiss()  # stay on the page
+
+    page.on("dialog", answer)
+    page.locator("#id_name").fill("Test Gobbler")
+    page.get_by_label("Copies").fill("1")
+    page.locator("#id_level").fill("7")
+    page.locator("#id_treasures").fill("2")
+    effects = controls.locator('[data-part="effects"]')
+    add(effects, "+N to combat strength")
+    effects.get_by_label("Amount").fill("3")
+    effects.get_by_label("Only when").select_option(label="Race is...")
+    effects.get_by_label("Race", exact=True).fill("Elves")
+    page.get_by_test_id("editor-tabs").get_by_role("button", name="Preview").click()
+    wait_parsed(page)
+    expect(page.get_by_test_id("preview-text")).to_contain_text("against an Elf")
+    page.get_by_test_id("editor-tabs").get_by_role("button", name="Edit").click()
+
+    editing = page.url
+    page.get_by_role("link", name="Munchkin card site").first.click()
+    page.wait_for_timeout(300)
+    assert asked == ["beforeunload"] and page.url == editing
+    page.get_by_test_id("save").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Test Gobbler")
+    assert asked == ["beforeunload"]  # saving left without asking
+    when = saved("Test Gobbler")["effects"][0]["when"]
+    assert when == {"race": "elf"}

@@ -116,7 +116,7 @@ def test_a_vanilla_card_is_not_an_unencoded_card() -> None:
         (monster(level="ten"), "level: Input should be a valid integer"),
         (monster(encoding={"status": "ful"}), "encoding.status: unknown status 'ful'"),
         (
-            monster(effects=[{"type": "strength", "amount": 2, "when": {"race": "Elf"}}]),
+            monster(effects=[{"type": "strength", "amount": 2, "when": {"race": "Elf!"}}]),
             "is not a trait name",
         ),
         (monster(bad_stuff=[{"type": "no_help"}]), "belongs in effects"),
@@ -236,3 +236,22 @@ def test_a_set_file_read_again_after_an_edit_is_its_new_text(tmp_path: Path) -> 
     path.write_text(f"set: {{code: c, name: C}}\ncards:\n  - {json.dumps({**ogre, 'level': 9})}\n")
     assert ogre["level"] != 9
     assert [getattr(card, "level", None) for card in load_set_file(path).cards] == [9]
+
+
+@pytest.mark.parametrize(
+    ("written", "stored"),
+    [
+        ("Elf", "elf"),
+        ("Elves", "elf"),
+        ("  CLERICS ", "cleric"),
+        ("Dwarves", "dwarf"),
+        ("Halflings", "halfling"),
+        ("Fry  Cook", "fry cook"),
+        ("Kraken-Kin", "kraken-kin"),  # a custom trait: only the case changes
+        ("Flames", "flames"),  # "flame" is no official trait: the -s stays
+    ],
+)
+def test_trait_names_are_read_as_players_write_them(written: str, stored: str) -> None:
+    effect = {"type": "strength", "amount": 3, "when": {"race": written}}
+    card = parse_card(monster(effects=[effect]))
+    assert dump_card(card)["effects"][0]["when"] == {"race": stored}

@@ -169,7 +169,20 @@
     form.dispatchEvent(new CustomEvent("card-preview", { detail: { body, yamlText: data.get("document_yaml") } }));
   }
 
+  // Nothing lost: once the card is edited, leaving the page (a link, closing the tab,
+  // reloading) asks first, until the form is saved or submitted.
+  let unsaved = false;
+  form.addEventListener("submit", () => {
+    unsaved = false;
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (!unsaved) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
+
   form.addEventListener("input", () => {
+    unsaved = true;
     drawGutter();
     clearTimeout(timer);
     timer = setTimeout(refresh, 300);
@@ -179,6 +192,7 @@
   });
   kind.addEventListener("change", showStatsOfKind);
   form.addEventListener("card-refresh", () => {
+    unsaved = true;
     clearTimeout(timer);
     refresh();
   });

@@ -10,6 +10,7 @@ from typing import Annotated, Final, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
 )
@@ -59,16 +60,48 @@ Timing = Literal["any", "combat", "running_away", "own_turn", "on_draw", "outsid
 
 _TRAIT = re.compile(r"^[a-z][a-z0-9' -]*$")
 
+# The trait names of the official sets' races, classes and other character cards, as the
+# language writes them (lower case): a plural players write ("Elves", "clerics") is read as
+# one of these. A custom trait is any other name in the same form.
+OFFICIAL_TRAITS: Final = frozenset(
+    {
+        "elf", "dwarf", "halfling", "cleric", "thief", "warrior", "wizard", "assassin",
+        "captain", "exotic", "fry cook", "merchant", "musician", "mutant", "mystic", "navy",
+        "pirate", "playboy", "student driver", "techno", "tourist", "british", "dutch",
+        "french", "spanish", "american", "chinese", "russian", "crustacean", "fish",
+        "sea sponge", "sea star",
+    }
+)  # fmt: skip
+# Plurals English makes otherwise than with an -s.
+_IRREGULAR_PLURALS: Final = {"elves": "elf", "dwarves": "dwarf", "thieves": "thief"}
+
+
+def canonical_trait(value: object) -> object:
+    """A trait name as players write it ("Elf", " Elves ", "CLERICS") in the language's form
+    ("elf", "cleric"): lower case, single spaces, an official trait's plural made singular."""
+    if not isinstance(value, str):
+        return value
+    name = " ".join(value.split()).lower()
+    if name in OFFICIAL_TRAITS:
+        return name
+    if name in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[name]
+    for ending in ("s", "es"):
+        if name.endswith(ending) and name[: -len(ending)] in OFFICIAL_TRAITS:
+            return name[: -len(ending)]
+    return name
+
 
 def _trait_name(value: str) -> str:
     if not _TRAIT.match(value):
         raise ValueError(
-            f"{value!r} is not a trait name: write it in lower case, like 'elf' or 'cleric'"
+            f"{value!r} is not a trait name: begin with a letter and use letters, digits, "
+            "spaces, hyphens and apostrophes, like 'elf' or 'fry cook'"
         )
     return value
 
 
-TraitName = Annotated[str, AfterValidator(_trait_name)]
+TraitName = Annotated[str, BeforeValidator(canonical_trait), AfterValidator(_trait_name)]
 CardName = Annotated[str, Field(min_length=1, max_length=80)]
 Prose = Annotated[str, Field(min_length=1, max_length=2000)]
 
