@@ -25,6 +25,7 @@ from validator.engine import (
     CardDocumentError,
     DocumentError,
     ReadLimits,
+    designer_sentence,
     dump_card,
     line_for,
     parse_card,
@@ -136,7 +137,15 @@ class EditorError:
     line: int | None = None  # or the line of the YAML
 
     def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "message": self.message, "field": self.field, "line": self.line}
+        """The error for the editor: `message` (the parser's, for the YAML view) and
+        `sentence` (the designer's words, for the control the path leads to)."""
+        return {
+            "path": self.path,
+            "message": self.message,
+            "sentence": designer_sentence(self.path, self.message),
+            "field": self.field,
+            "line": self.line,
+        }
 
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line else ""

@@ -139,6 +139,7 @@ from validator.engine.cards import (
     signed,
     whole_number,
 )
+from validator.engine.cards.designer_words import designer_sentence
 from validator.engine.cards.glossary import (
     CONDITION_GLOSSARY,
     EFFECT_GLOSSARY,
@@ -388,6 +389,7 @@ __all__ = [
     "condition_entry",
     "copy_table",
     "describe_move",
+    "designer_sentence",
     "document_hash",
     "dump_card",
     "effect_entry",
