@@ -27,6 +27,11 @@
   let writing = false;
   let errors = [];
   let uid = 0;
+  // What the controls added this visit (an effect, a condition): its empty fields say nothing
+  // until the designer has been in them (focused and left) or tried to save.
+  const fresh = new WeakSet();
+  const touched = new WeakMap(); // a mapping or list -> its keys the designer focused and left
+  let attempted = false;
 
   // --- the schema ------------------------------------------------------------------------
 
@@ -176,14 +181,119 @@
 
   // --- the document ------------------------------------------------------------------------
 
-  function changed(structural) {
+  // The YAML box's text set by the script; the form's listeners (the preview, the line
+  // numbers) hear it as an edit of the YAML.
+  function write(text) {
     writing = true;
-    yaml.value = window.cardYaml.dump(model);
-    modelText = yaml.value;
-    // The form's listeners (the preview, the line numbers) hear it as an edit of the YAML.
+    yaml.value = text;
     yaml.dispatchEvent(new Event("input", { bubbles: true }));
     writing = false;
+  }
+
+  function changed(structural) {
+    write(window.cardYaml.dump(model));
+    modelText = yaml.value;
+    const active = document.activeElement;
+    record(!structural && typing(active) ? active.id : null, true);
     if (structural) draw();
+  }
+
+  // --- undo / redo: every version of the document since the page opened -------------------
+
+  const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+  const typing = (node) => Boolean(node && node.matches
+    && node.matches("textarea, input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=file])"));
+  // Each version: its text, the controls' reading of it when known, and what typed it (the
+  // keystrokes of one box within a second make one version).
+  const history = [{ text: yaml.value, model: clone(model), known: true, key: null, time: 0 }];
+  let current = 0;
+  const undoButton = button("Undo", undefined, () => step(-1));
+  const redoButton = button("Redo", undefined, () => step(1));
+
+  function record(key, known) {
+    const top = history[current];
+    if (top.text === yaml.value) return;
+    const now = Date.now();
+    if (!(key && current > 0 && top.key === key && now - top.time < 1000)) current += 1;
+    history.splice(current, history.length, { text: yaml.value, model: known ? clone(model) : undefined, known, key, time: now });
+    if (history.length > 300) {
+      history.shift();
+      current -= 1;
+    }
+    showHistory();
+  }
+
+  function showHistory() {
+    undoButton.disabled = current === 0;
+    redoButton.disabled = current === history.length - 1;
+  }
+
+  function step(delta) {
+    const next = current + delta;
+    if (next < 0 || next >= history.length) return;
+    current = next;
+    const version = history[current];
+    version.time = 0; // typing after an undo starts a new version
+    write(version.text);
+    showHistory();
+    if (!version.known) {
+      if (view === "controls" && config) reread();
+      return;
+    }
+    model = clone(version.model);
+    modelText = version.text;
+    if (view === "controls" && config) draw();
+  }
+
+  // Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z or Ctrl+Y; a text box keeps the browser's own undo.
+  function onKey(event) {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || typing(event.target)) return;
+    const key = event.key.toLowerCase();
+    const redo = (key === "z" && event.shiftKey) || (key === "y" && !event.shiftKey);
+    if (key !== "z" && !redo) return;
+    event.preventDefault();
+    step(redo ? 1 : -1);
+  }
+
+  function historyBar() {
+    undoButton.setAttribute("aria-keyshortcuts", "Control+Z Meta+Z");
+    redoButton.setAttribute("aria-keyshortcuts", "Control+Shift+Z Meta+Shift+Z Control+Y");
+    undoButton.title = "Undo (Ctrl+Z)";
+    redoButton.title = "Redo (Ctrl+Shift+Z)";
+    showHistory();
+    return el("div", { className: "ctl-history", role: "group", "aria-label": "Undo or redo edits", "data-testid": "edit-history" },
+      undoButton, redoButton);
+  }
+
+  // The controls' model and the path an error names: the mapping or list holding its last
+  // step, and whether it lies in something the controls just added.
+  function locate(path) {
+    const names = Array.from(path.matchAll(/[^.[\]]+/g), (m) => (/^\d+$/.test(m[0]) ? Number(m[0]) : m[0]));
+    const last = names.pop();
+    let parent = model;
+    let isFresh = false;
+    for (const name of names) {
+      if (parent === null || typeof parent !== "object") return null;
+      isFresh = isFresh || fresh.has(parent);
+      parent = parent[name];
+    }
+    if (parent === null || typeof parent !== "object") return null;
+    return { parent, last, isFresh: isFresh || fresh.has(parent) || fresh.has(parent[last]) };
+  }
+
+  // Whether a control's errors wait: just added, and the designer has not been in it yet.
+  function quiet(path) {
+    const spot = !attempted && locate(path);
+    return Boolean(spot && spot.isFresh && !(touched.get(spot.parent) || new Set()).has(spot.last));
+  }
+
+  function touch(event) {
+    const place = event.target.closest && event.target.closest("[data-path]");
+    const spot = place && root.contains(place) && locate(place.dataset.path);
+    if (!spot) return;
+    if (!touched.has(spot.parent)) touched.set(spot.parent, new Set());
+    touched.get(spot.parent).add(spot.last);
+    if (errors.length) placeErrors();
   }
 
   // A slot: read and write one place of the document.
@@ -380,8 +490,9 @@
     select.append(...Object.values(groups));
     select.addEventListener("change", () => {
       const name = select.value;
-      if (!name) at.set(undefined);
-      else at.set({ [name]: starting(variants[name]) });
+      const next = name ? { [name]: starting(variants[name]) } : undefined;
+      if (next) fresh.add(next);
+      at.set(next);
       changed(true);
     });
     box.append(select);
@@ -443,6 +554,7 @@
       const next = { [t.property]: select.value };
       const props = t.variants[select.value].properties || {};
       for (const [k, v] of Object.entries(value)) if (k !== t.property && props[k]) next[k] = v;
+      fresh.add(next);
       at.set(next);
       changed(true);
     });
@@ -576,9 +688,12 @@
             for (const req of v.required || []) if (req !== t.property) next[req] = starting(v.properties[req]);
             // A number nobody chose yet stays out (the engine then names it as missing).
             for (const [k, val] of Object.entries(next)) if (val === null) delete next[k];
+            fresh.add(next);
             add(next);
           } else {
-            add({ [name]: starting(oneKeyVariants(itemSchema)[name]) });
+            const next = { [name]: starting(oneKeyVariants(itemSchema)[name]) };
+            fresh.add(next);
+            add(next);
           }
           const again = document.querySelector(`[data-path="${path}"] .ctl-add select, #${CSS.escape(id)}`);
           if (again) again.focus();
@@ -674,11 +789,13 @@
         const under = error.path === p || error.path.startsWith(`${p}.`) || error.path.startsWith(`${p}[`);
         if (under && (!best || p.length >= best.dataset.path.length)) best = place;
       }
-      if (!best) continue;
+      if (!best || quiet(best.dataset.path)) continue;
       best.classList.add("ctl-has-error");
       const own = best.querySelector(":scope > input, :scope > select, :scope > textarea, :scope > div > select");
       if (own) own.setAttribute("aria-invalid", "true");
-      const note = el("p", { className: "ctl-error", "data-testid": "control-error", text: error.path === best.dataset.path ? error.message : `${error.path}: ${error.message}` });
+      // At the control, the designer's sentence; the parser's path and words stay in the
+      // YAML view and the API.
+      const note = el("p", { className: "ctl-error", "data-testid": "control-error", text: error.sentence || error.message });
       best.append(note);
     }
   }
@@ -692,13 +809,17 @@
     yamlRow.hidden = next !== "yaml";
     if (next === "controls") {
       if (modelText !== yaml.value) {
-        // Edited as YAML since the controls last read it: ask the server to read it now.
-        root.replaceChildren(el("p", { className: "ctl-notice", text: "Reading the YAML…" }));
-        form.dispatchEvent(new CustomEvent("card-refresh"));
+        reread();
       } else {
         draw();
       }
     }
+  }
+
+  // Edited as YAML since the controls last read it: ask the server to read it now.
+  function reread() {
+    root.replaceChildren(el("p", { className: "ctl-notice", text: "Reading the YAML…" }));
+    form.dispatchEvent(new CustomEvent("card-refresh"));
   }
 
   form.addEventListener("card-preview", (event) => {
@@ -707,6 +828,8 @@
     if ("yaml_data" in body && yamlText === yaml.value && modelText !== yaml.value) {
       model = body.yaml_data;
       modelText = yamlText;
+      const version = history[current];
+      if (version.text === yamlText && !version.known) Object.assign(version, { model: clone(model), known: true });
       if (view === "controls" && config) draw();
       return;
     }
@@ -719,7 +842,15 @@
     }
   });
   yaml.addEventListener("input", () => {
-    if (!writing) errors = [];
+    if (writing) return;
+    errors = [];
+    record("yaml", false);
+  });
+  form.addEventListener("keydown", onKey);
+  root.addEventListener("focusout", touch);
+  form.addEventListener("submit", () => {
+    attempted = true;
+    placeErrors();
   });
   // A stat given in the form replaces its "not known yet" (null) in the YAML.
   form.addEventListener("input", (event) => {
@@ -747,6 +878,7 @@
     .then((body) => {
       config = body;
       switcher.hidden = false;
+      switcher.after(historyBar());
       setView(model === null ? "yaml" : "controls");
       if (model === null) draw();
       root.dataset.ready = "true";
