@@ -264,7 +264,11 @@ def _card_save(request: HttpRequest, card_set: CardSet, card: Card | None) -> Ht
             except PictureError as exc:  # the form checked it; decoding found it broken
                 errors = [EditorError("art", str(exc), field="art")]
             else:
-                messages.success(request, f"Saved {saved.name!r} as revision {saved.revision}.")
+                said = f"Saved {saved.name!r} as revision {saved.revision}."
+                if card is None and request.POST.get("then") == "another":
+                    messages.success(request, f"{said} Now a new card of {card_set.name}.")
+                    return redirect("authoring:card_new", code=card_set.code)
+                messages.success(request, said)
                 return redirect("catalog:card_detail", code=card_set.code, slug=saved.slug)
     for error in errors:
         if error.field in form.fields:

@@ -56,6 +56,82 @@ def card_detail(*, set_code: str, slug: str, viewer: Viewer) -> CardDetail | Non
     )
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """The rules engine's verdict on a card in a few words, for the top of its page: `state`
+    (pass, warn, fail, rechecking, unchecked; also its badge's colour), `label` (the verdict
+    itself), `checked` (what was checked, a sentence) and `warnings` (each in words)."""
+
+    state: str
+    label: str
+    checked: str
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def badge(self) -> str:
+        """The site's badge colour for it (badge-check-*)."""
+        return self.state if self.state in ("pass", "warn", "fail") else "unchecked"
+
+
+def _scenarios(count: int) -> str:
+    return f"{count} scenario{'' if count == 1 else 's'}"
+
+
+def _words(message: str) -> str:
+    """A stored report's message ("warn: ...", "fail: ...") as a sentence."""
+    for prefix in ("warn: ", "fail: "):
+        if message.startswith(prefix):
+            message = message[len(prefix) :]
+    message = message.strip()
+    return message[:1].upper() + message[1:] if message else message
+
+
+_STATUS_WORDS = {"pass": "passed", "warn": "passed with warnings", "fail": "failed"}
+
+
+def card_verdict(detail: CardDetail) -> Verdict:
+    """The verdict of the card's current report, or why there is none yet."""
+    check = detail.check
+    if check is None:
+        if detail.stale is not None:
+            before = _STATUS_WORDS.get(detail.stale.status, detail.stale.status)
+            return Verdict(
+                "rechecking",
+                "being re-checked",
+                "The engine has changed since this card was last checked, so it is being "
+                f"checked again (before the change it {before}).",
+            )
+        return Verdict(
+            "unchecked",
+            "not checked yet",
+            "A card is checked in the background moments after it is saved: reload this page "
+            "to see its verdict.",
+        )
+    runs = _scenarios(check.scenarios_run)
+    warnings = tuple(_words(m) for m in check.messages if m.startswith("warn: "))
+    if check.status == "fail":
+        failures = [_words(m) for m in check.messages if m.startswith("fail: ")]
+        why = f" {failures[0]}" if failures else ""
+        return Verdict(
+            "fail",
+            "failed",
+            f"In {runs} made from its encoding, the engine did not play it as the encoding "
+            f"says.{why}",
+            warnings,
+        )
+    label = _STATUS_WORDS.get(check.status, check.status)
+    if check.verified:
+        checked = f"Verified in {runs} made from its encoding: each played as it says."
+    elif check.scenarios_run:
+        checked = f"Checked in {runs}, but not verified yet."
+    else:
+        checked = "Not verified: its rules are not encoded enough for the engine to play them."
+    if warnings:
+        count = len(warnings)
+        checked += f" {count} warning{'' if count == 1 else 's'}:"
+    return Verdict("warn" if check.status == "warn" else "pass", label, checked, warnings)
+
+
 def card_printings(*, card: Card, viewer: Viewer) -> list[Card]:
     """Cards of the same name in the other sets listed for the viewer."""
     return list(
@@ -101,6 +177,7 @@ class CardPage:
     position: SetPosition
     printings: list[Card]
     encoding_yaml: str
+    verdict: Verdict
 
     @property
     def provisional(self) -> bool:
@@ -199,4 +276,5 @@ def card_page(*, set_code: str, slug: str, viewer: Viewer) -> CardPage | None:
         encoding_yaml=yaml.safe_dump(
             dump_card(typed), sort_keys=False, allow_unicode=True, width=80
         ),
+        verdict=card_verdict(detail),
     )

@@ -136,3 +136,22 @@
   });
   input.addEventListener("blur", close);
 })();
+
+// A link to a part of the page folded away in a closed <details> (the card page's verdict
+// links to the rules engine's report) opens it first, in browsers that do not on their own.
+(function () {
+  "use strict";
+  function reveal(id) {
+    var target = id && document.getElementById(id);
+    var fold = target && target.closest("details:not([open])");
+    while (fold) {
+      fold.open = true;
+      fold = fold.parentElement && fold.parentElement.closest("details:not([open])");
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href^='#']");
+    if (link) { reveal(decodeURIComponent(link.getAttribute("href").slice(1))); }
+  });
+  reveal(decodeURIComponent(window.location.hash.slice(1)));
+})();
