@@ -44,7 +44,7 @@ BAD_CARDS: list[tuple[str, dict[str, Any]]] = [
     ("too long", monster(name="x" * 81)),
     ("empty name", monster(name="")),
     ("too many", monster(effects=[STRENGTH] * 21)),
-    ("a string", monster(name=["a", "list"])),
+    ("a string", {**monster(), "name": ["a", "list"]}),
     ("a list", monster(effects={"type": "strength"})),
 ]
 
