@@ -184,11 +184,8 @@ def game_is_public(*, game: Game) -> bool:
 
 def log_lines(*, game: Game, table: Table) -> list[str]:
     """The log in words: the engine's, with the game's notes (undo, restart) in place."""
-    lines = list(table.game.log)
-    # From the last note back (one note placed before another at the same line stays first).
-    for line, text in reversed(sorted(game.notes, key=lambda note: int(note[0]))):
-        lines.insert(min(int(line), len(lines)), str(text))
-    return lines
+    entries = [{"turn": 0, "text": line} for line in table.game.log]
+    return [entry["text"] for entry in with_notes(game=game, entries=entries, turn=0)]
 
 
 def with_notes(*, game: Game, entries: list[dict[str, Any]], turn: int) -> list[dict[str, Any]]:
@@ -196,6 +193,7 @@ def with_notes(*, game: Game, entries: list[dict[str, Any]], turn: int) -> list[
     place, each in the turn of the line it comes before (`turn`: the turn now, for a note at
     the end)."""
     entries = list(entries)
+    # From the last note back (one note placed before another at the same line stays first).
     for line, text in reversed(sorted(game.notes, key=lambda note: int(note[0]))):
         at = min(int(line), len(entries))
         entries.insert(
@@ -207,8 +205,7 @@ def with_notes(*, game: Game, entries: list[dict[str, Any]], turn: int) -> list[
 def answer_by(*, game: Game, table: Table) -> str | None:
     """When the people of the open reaction window have had the game's time to answer (ISO
     8601), or None without a timer or a window waiting for a person."""
-    kinds = [s.kind for s in game.seats.all()]
-    waiting = [s for s in table.window or () if s < len(kinds) and kinds[s] == "person"]
+    waiting = [s for s in table.window or () if table.seats[s] == "person"]
     if not game.answer_seconds or not waiting:
         return None
     return (game.updated_at + timedelta(seconds=game.answer_seconds)).isoformat()
@@ -359,15 +356,6 @@ def add_faces(
         shown["mine"] = bool(link.get("mine"))
         if gold is not None:
             shown["gold"] = gold.get(key, 0)
-
-
-def table_log(*, game: Game, state: dict[str, Any]) -> list[Any]:
-    """The whole log for the table page: the state's own when it holds entries
-    ({"turn": N, "text": "..."}, the whole log), else every line of the log in words."""
-    log = state.get("log") or []
-    if any(isinstance(entry, dict) for entry in log):
-        return list(log)
-    return log_lines(game=game, table=game_table(game=game))
 
 
 # "Your games" (play/remembered.py, docs/play.md): the games one dealt and the seats one opened.

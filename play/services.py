@@ -174,9 +174,7 @@ def game_time_up(*, game: Game, now: datetime | None = None) -> Table:
         if not locked.answer_seconds:
             raise RuleViolation("this game waits for each person to pass: it has no timer")
         table = game_table(game=locked)
-        kinds = [s.kind for s in locked.seats.all()]
-        window = table.window or ()
-        people = [s for s in window if kinds[s] == SeatKind.PERSON]
+        people = [s for s in table.window or () if table.seats[s] == SeatKind.PERSON]
         if not people:
             raise RuleViolation("no fight is waiting for a person's answer")
         deadline = locked.updated_at + timedelta(seconds=locked.answer_seconds)

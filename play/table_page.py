@@ -206,22 +206,18 @@ def linked_parts(
 
 def log_entries(log: list[Any], links: dict[str, str]) -> list[dict[str, Any]]:
     """The log for the page, oldest first: each line's pieces (card names linked to their
-    pages) and, where a new turn begins, the turn's number. A line is a string or an entry
+    pages) and, where a new turn begins, the turn's number. `log`: the state's entries
     {"turn": N, "text": "..."}."""
     pattern = _linker(list(links))
     entries: list[dict[str, Any]] = []
     turn: object = None
     for line in log:
-        if isinstance(line, dict):
-            text, this_turn = str(line.get("text", "")), line.get("turn")
-        else:
-            text, this_turn = str(line), None
-        new_turn = this_turn is not None and this_turn != turn
-        turn = this_turn if this_turn is not None else turn
+        new_turn = line["turn"] != turn
+        turn = line["turn"]
         entries.append(
             {
-                "turn": this_turn if new_turn else None,
-                "parts": linked_parts(text, pattern, links),
+                "turn": turn if new_turn else None,
+                "parts": linked_parts(str(line["text"]), pattern, links),
             }
         )
     return entries

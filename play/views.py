@@ -185,7 +185,6 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         acting = _acting(seat, request.GET.get("as", ""), strict=False)
         state = selectors.game_state(game=game, seat=acting)
         moves = selectors.game_moves(game=game, seat=acting)
-        log = selectors.table_log(game=game, state=state)
     except selectors.GameBroken as exc:
         return render(request, "play/broken.html", {"game": game, "error": str(exc)}, status=409)
     names = [p["name"] for p in state["players"]]
@@ -196,7 +195,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "play/cover.html", cover)
     context = _table_context(request, seat, acting, state, moves)
     context["log"] = table_page.log_entries(
-        log, selectors.game_card_links(game=game, viewer=request.user)
+        state["log"], selectors.game_card_links(game=game, viewer=request.user)
     )
     if fragment:
         answer = render(request, "play/_table_regions.html", context)

@@ -5,6 +5,7 @@ import pytest
 
 from tests.engine.test_table import cards, rig, state
 from validator.engine import (
+    MoveError,
     RuleViolation,
     Table,
     apply_move,
@@ -88,3 +89,25 @@ def test_charity_goes_to_the_tied_player_the_giver_chooses(core_library: CardLib
     for wrong, reason in (("P1", "P2 or P3"), ("P9", "no player named")):
         with pytest.raises(RuleViolation, match=reason):
             apply_move(table, 0, {"charity": card, "to": wrong})
+
+
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        ({"offer_help": 10**9}, "a whole number from 0 to 20"),
+        ({"offer_help": -1}, "a whole number from 0 to 20"),
+        ({"offer_help": True}, "a whole number from 0 to 20"),
+        ({"choose": list(range(1, 62))}, "a list of 1 to 60 card numbers"),
+        ({"choose_option": 10**12}, "the number of an option"),
+        ({"charity": 5, "to": "P" * 41}, "name the player who receives"),
+        ({"accept_help": "yes"}, "the value is true"),
+    ],
+)
+def test_an_oversized_or_misshapen_new_move_is_refused_before_anything(
+    core_library: CardLibrary, move: dict[str, object], reason: str
+) -> None:
+    table = goblin_fight(core_library)
+    before = state(table)
+    with pytest.raises(MoveError, match=reason):
+        apply_move(table, 1, move)
+    assert state(table) == before

@@ -60,7 +60,7 @@ def test_a_set_is_named_by_its_code_or_its_name(core_catalog: None) -> None:
     by_name = json.loads(run("--sets", "munchkin", "--games", "2", "--json"))
     by_code = json.loads(run("--sets", "munchkin-core", "--games", "2", "--json"))
     assert by_name["sets"] == by_code["sets"] == ["munchkin-core"]
-    with pytest.raises(CommandError, match="no cards for the sets munchkin-nowhere"):
+    with pytest.raises(CommandError, match="no cards for set munchkin-nowhere"):
         run("--sets", "munchkin-nowhere", "--games", "2")
 
 

@@ -3,6 +3,7 @@ turns it, or a pass), and answers the questions the rules leave to them."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from packs.models import Pack
+from play.models import Game
 from tests.play.test_api import deal, make_pack, state
 
 pytestmark = pytest.mark.django_db
@@ -147,10 +149,6 @@ def time_up(client: APIClient, game: dict[str, Any], seat: int) -> Any:
 
 
 def test_when_the_time_to_answer_runs_out_the_chance_passes(client: APIClient, pack: Pack) -> None:
-    from datetime import datetime, timedelta
-
-    from play.models import Game
-
     answer = deal_timed(client, pack, 30)
     assert answer.status_code == 201, answer.content
     game = answer.json()

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from validator.engine.cards import EffectBase, EquippedWithTag, PlayersOnSide, Strength, signed
+from validator.engine.cards import EffectBase, Strength, signed
 from validator.engine.state import CardInstance, Combat, Game, Player, effects_of
-from validator.engine.strength import axis_of, holds, usable_by
+from validator.engine.strength import axis_of, bonus_multiplier, holds, usable_by
 from validator.engine.words import counted, gold, listed
 
 
@@ -47,22 +47,10 @@ def _item_bonus_lines(game: Game, combat: Combat, player: Player, item: CardInst
         if effect.when is None or effect.duration == "next_combat":
             continue
         if holds(effect.when, player, game, combat):
-            amount = signed(effect.amount * _times(game, combat, player, effect))
+            amount = signed(effect.amount * bonus_multiplier(game, combat, player, effect))
             way = "as" if effect.when.about_player else "against"
             lines.append(f"{item.name}: {amount} for {player.name}, {way} {effect.when.phrase()}")
     return lines
-
-
-def _times(game: Game, combat: Combat, player: Player, effect: Strength) -> int:
-    """How many times a bonus counts ("+1 per monster"), as strength._multiplier says."""
-    per = effect.per
-    if isinstance(per, PlayersOnSide):
-        return sum(1 for p in combat.side if holds(per.players_on_side, p, game, combat))
-    if per == "monster":
-        return len(combat.monsters)
-    if isinstance(per, EquippedWithTag):
-        return sum(1 for item in player.equipped if per.equipped_with_tag in item.card.tags)
-    return 1
 
 
 def strength_lines(game: Game, combat: Combat, ours: int, theirs: int, *, won: bool) -> list[str]:

@@ -189,6 +189,13 @@ def _strength_effects(
     return total
 
 
+def bonus_multiplier(game: Game, combat: Combat, player: Player, effect: Strength) -> int:
+    """How many times a bonus counts ("+1 per monster", "+1 per item of its tag"), for the
+    log's words; the strength itself counts it in `_multiplier`, whose name the mutation
+    tests know."""
+    return _multiplier(game, combat, player, effect)
+
+
 def _multiplier(game: Game, combat: Combat, player: Player, effect: Strength) -> int:
     per = effect.per
     if isinstance(per, PlayersOnSide):

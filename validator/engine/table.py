@@ -40,6 +40,7 @@ from validator.engine.combat import offer_help, resolve
 from validator.engine.legality import MoveAllowed, checks_passed, refusal
 from validator.engine.setup import MAX_TURNS, deal
 from validator.engine.state import (
+    Combat,
     Game,
     Options,
     Player,
@@ -727,26 +728,9 @@ def _offer(table: Table, player: Player, treasures: int) -> None:
     combat = game.combat
     if combat is None:
         raise RuleViolation("offering help: only during a combat")
-    seat = game.players.index(player)
-    if player is combat.fighter:
-        raise RuleViolation("the fighter cannot help themselves")
-    if combat.helper is not None:
-        raise RuleViolation(f"{combat.helper.name} already helps")
-    if player.dead:
-        raise RuleViolation(f"{player.name} is dead and cannot help")
-    if seat in table.asked_before:
-        raise RuleViolation(f"{player.name} was already asked or offered to help in this combat")
-    monsters = sum(m.monster.treasures or 0 for m in combat.monsters)
-    if treasures > monsters:
-        raise RuleViolation(
-            f"the monsters give {treasures_words(monsters)}: {treasures} cannot be asked"
-        )
-    reason = refusal(game, offer_help, game, player, treasures=treasures)
-    if reason is not None:
-        raise RuleViolation(reason)
-    checks_passed(game)
-    table.offered = (seat, treasures)
-    table.asked_before.add(seat)
+    _check_help_deal(table, combat, player, treasures, wanted="asked")
+    table.offered = (game.players.index(player), treasures)
+    table.asked_before.add(game.players.index(player))
     game.note(
         f"{player.name} offers to help {combat.fighter.name} for {treasures_words(treasures)}"
     )
@@ -757,26 +741,35 @@ def _ask(table: Table, player: Player, move: Move) -> None:
     combat = game.combat
     assert combat is not None
     helper = named_player(game, move["ask_for_help"])
-    seat = game.players.index(helper)
+    treasures = move.get("treasures", 0)
+    _check_help_deal(table, combat, helper, treasures, wanted="offered")
+    table.asked = (game.players.index(helper), treasures)
+    table.asked_before.add(game.players.index(helper))
+    game.note(f"{player.name} asks {helper.name} for help, offering {treasures_words(treasures)}")
+
+
+def _check_help_deal(
+    table: Table, combat: Combat, helper: Player, treasures: int, *, wanted: str
+) -> None:
+    """The checks of a help deal, asked by the fighter or offered by a rival: a player who
+    may help (not the fighter, alive, not asked or offering before in this combat, no one
+    helping yet) for no more than the monsters' Treasures; the engine's own refusal (a monster
+    no one may help against) comes before the question. Ends at checks_passed."""
+    game = table.game
     if combat.helper is not None:
         raise RuleViolation(f"{combat.helper.name} already helps")
-    if helper is player:
+    if helper is combat.fighter:
         raise RuleViolation("the fighter cannot help themselves")
     if helper.dead:
         raise RuleViolation(f"{helper.name} is dead and cannot help")
-    if seat in table.asked_before:
-        raise RuleViolation(f"{helper.name} was already asked in this combat")
-    treasures = move.get("treasures", 0)
-    offered = sum(m.monster.treasures or 0 for m in combat.monsters)
-    if treasures > offered:
+    if game.players.index(helper) in table.asked_before:
+        raise RuleViolation(f"{helper.name} was already asked or offered to help in this combat")
+    monsters = sum(m.monster.treasures or 0 for m in combat.monsters)
+    if treasures > monsters:
         raise RuleViolation(
-            f"the monsters give {treasures_words(offered)}: {treasures} cannot be offered"
+            f"the monsters give {treasures_words(monsters)}: {treasures} cannot be {wanted}"
         )
-    # The engine's own refusal (a monster no one may help against) comes before the question.
     reason = refusal(game, offer_help, game, helper, treasures=treasures)
     if reason is not None:
         raise RuleViolation(reason)
     checks_passed(game)
-    table.asked = (seat, treasures)
-    table.asked_before.add(seat)
-    game.note(f"{player.name} asks {helper.name} for help, offering {treasures_words(treasures)}")

@@ -7,18 +7,15 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from catalog.selectors import catalog_card_library
+from packs.management.dealt_cards import DEFAULT_SETS, dealt_cards, source_words
 from validator.engine import (
     CardBase,
     Options,
-    PackError,
     SimulationError,
     Stats,
-    load_pack,
     simulate,
 )
 
-DEFAULT_SETS = "munchkin-core"
 MAX_JOBS = 64
 
 
@@ -32,7 +29,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         source = parser.add_mutually_exclusive_group()
         source.add_argument(
-            "--sets", help=f"comma-separated set codes of the catalog (default: {DEFAULT_SETS})"
+            "--sets",
+            help=f"comma-separated set codes or names of the catalog (default: {DEFAULT_SETS})",
         )
         source.add_argument(
             "--pack",
@@ -62,27 +60,8 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         if not 1 <= options["jobs"] <= MAX_JOBS:
             raise CommandError(f"--jobs must be between 1 and {MAX_JOBS}")
-        source: dict[str, Any]
-        cards: list[tuple[str, CardBase]]
-        if options["pack"] is not None:
-            try:
-                pack = load_pack(options["pack"])
-            except PackError as exc:
-                raise CommandError(
-                    "the pack file does not load:\n  " + "\n  ".join(exc.lines())
-                ) from exc
-            cards = pack.game_cards()
-            source = {"pack": pack.name, "sets": [s.code for s in pack.sets]}
-        else:
-            codes = [c.strip() for c in (options["sets"] or DEFAULT_SETS).split(",") if c.strip()]
-            library = catalog_card_library(set_codes=codes)
-            missing = [c for c in codes if c not in library.sets]
-            if missing:
-                raise CommandError(
-                    f"no cards for set(s) {', '.join(missing)}: run `python manage.py load_catalog`"
-                )
-            cards = list(library.cards())
-            source = {"sets": codes}
+        sets = [options["sets"]] if options["sets"] else None
+        cards, source = dealt_cards(pack_file=options["pack"], set_words=sets)
         stats = self._simulate(cards, options)
         report = stats.as_json()
         report.update(source)
@@ -136,11 +115,7 @@ class Command(BaseCommand):
 
     def _print(self, report: dict[str, Any]) -> None:
         write = self.stdout.write
-        source = (
-            f"pack {report['pack']!r} (sets {', '.join(report['sets'])})"
-            if "pack" in report
-            else f"sets {', '.join(report['sets'])}"
-        )
+        source = source_words(report)
         games, players, seed = report["games"], report["players"], report["seed"]
         write(f"{games} games of {players} players, {source}, seed {seed}")
         write(f"  games per second:     {report['games_per_second']}")

@@ -6,20 +6,16 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from catalog.models import CardSet
-from catalog.selectors import catalog_card_library
+from packs.management.dealt_cards import DEFAULT_SETS, dealt_cards, source_words
 from validator.engine import (
     POLICIES,
     CardBase,
     Options,
-    PackError,
     SimulationError,
     TournamentResult,
-    load_pack,
     tournament,
 )
 
-DEFAULT_SETS = "munchkin-core"
 MAX_PROCESSES = 64
 
 
@@ -69,7 +65,7 @@ class Command(BaseCommand):
             raise CommandError(f"--processes must be between 1 and {MAX_PROCESSES}")
         if options["new"] == options["old"]:
             raise CommandError("--new and --old must be two different policies")
-        cards, source = self._cards(options)
+        cards, source = dealt_cards(pack_file=options["pack"], set_words=options["sets"])
         result = self._play(cards, options)
         report = {**source, **result.as_json()}
         if options["json"]:
@@ -83,26 +79,6 @@ class Command(BaseCommand):
             problems.append(f"the rules refused {report['refused_bot_moves']} bot move(s)")
         if problems:
             raise CommandError("; ".join(problems))
-
-    def _cards(self, options: dict[str, Any]) -> tuple[list[tuple[str, CardBase]], dict[str, Any]]:
-        """The cards to deal, and where they come from (for the report)."""
-        if options["pack"] is not None:
-            try:
-                pack = load_pack(options["pack"])
-            except PackError as exc:
-                raise CommandError(
-                    "the pack file does not load:\n  " + "\n  ".join(exc.lines())
-                ) from exc
-            return pack.game_cards(), {"pack": pack.name, "sets": [s.code for s in pack.sets]}
-        given = options["sets"] or [DEFAULT_SETS]
-        codes = [_set_code(c.strip()) for word in given for c in word.split(",") if c.strip()]
-        library = catalog_card_library(set_codes=codes)
-        missing = [c for c in codes if c not in library.sets]
-        if missing:
-            raise CommandError(
-                f"no cards for the sets {', '.join(missing)}: run `python manage.py load_catalog`"
-            )
-        return list(library.cards()), {"sets": codes}
 
     def _play(self, cards: list[tuple[str, CardBase]], options: dict[str, Any]) -> TournamentResult:
         """The tournament, its progress on stderr (3 games a mixed game: it, and its deal
@@ -137,11 +113,7 @@ class Command(BaseCommand):
 
     def _print(self, report: dict[str, Any]) -> None:
         write = self.stdout.write
-        source = (
-            f"pack {report['pack']!r} (sets {', '.join(report['sets'])})"
-            if "pack" in report
-            else f"sets {', '.join(report['sets'])}"
-        )
+        source = source_words(report)
         new, old = report["new"], report["old"]
         write(
             f"{report['games']} games of {report['players']} players, {new} bots against "
@@ -172,11 +144,3 @@ class Command(BaseCommand):
         write(f"  refused bot moves:    {report['refused_bot_moves']}")
         for problem in report["problems"]:
             write(f"  ! {problem}")
-
-
-def _set_code(word: str) -> str:
-    """A set's code, given its code or its name (any case): "munchkin" is the core set."""
-    if CardSet.objects.filter(code=word).exists():
-        return word
-    named = CardSet.objects.filter(name__iexact=word).values_list("code", flat=True).first()
-    return named or word
